@@ -1,0 +1,92 @@
+"""The op registry: ONE declarative entry per op (in the spirit of PyTorch's OpInfo).
+
+An ``OpInfo`` ties together everything the suite knows about an op: which element types
+the spec lets it take, how the oracle evaluates it, how the generators draw a valid
+one-op signature for it, and which tolerance class its results are compared with
+(``reports/tolerance.py`` looks tolerances up by the op's mnemonic).  Suites, the CLI and
+the fuzzer are generic loops over ``OPS``.  Adding an op = one entry in a family file
+under ``oracle/ops/`` plus its tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+#: Evaluates one op: evaluate(op, args, ctx, env) -> list of result values, where ``args`` are
+#: the operand values, ``ctx`` the evaluator Context (func calls, regions, side effects) and
+#: ``env`` the enclosing scope (values a region may capture).
+Evaluate = Callable[..., list]
+
+
+@dataclass(frozen=True)
+class Signature:
+    """A concrete, valid instance of an op: operand types, attributes, result types."""
+    operand_types: tuple
+    attributes: dict
+    result_types: tuple
+    regions: tuple = ()  # region builders, for ops that take regions
+
+
+@dataclass
+class OpInfo:
+    name: str                      # full name: "stablehlo.add"
+    family: str                    # module under oracle/ops that defines it
+    evaluate: Evaluate
+    element_types: tuple[str, ...] = ()   # element types of the first operand the spec allows (Inputs table)
+    # Draws a valid Signature: draw_signature(draw, element_type) -> Signature. None = not generatable yet.
+    draw_signature: Optional[Callable[..., Signature]] = None
+    # Draws the op's input values: draw_inputs(draw, signature) -> list of arrays. None = generic edge-value tensors.
+    draw_inputs: Optional[Callable[..., list]] = None
+    spec: str = ""                 # spec section name (the op's mnemonic unless stated)
+    notes: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def mnemonic(self) -> str:
+        return self.name.split(".", 1)[1]
+
+
+OPS: dict[str, OpInfo] = {}
+
+
+def register(info: OpInfo) -> OpInfo:
+    if info.name in OPS:
+        raise ValueError(f"op {info.name} registered twice")
+    OPS[info.name] = info
+    return info
+
+
+def op(name: str, *, family: str, **fields):
+    """Decorator form of ``register`` for an evaluate function: ``@op("stablehlo.x", family=...)``."""
+    def decorate(evaluate: Evaluate) -> Evaluate:
+        register(OpInfo(name=name, family=family, evaluate=evaluate, **fields))
+        return evaluate
+    return decorate
+
+
+def lookup(name: str) -> OpInfo | None:
+    _load_families()
+    return OPS.get(name)
+
+
+_loaded = False
+
+
+def _load_families():
+    """Import every family module once (each registers its ops on import)."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    import importlib
+    import pkgutil
+
+    from . import ops
+    for m in pkgutil.iter_modules(ops.__path__):
+        importlib.import_module(f"{ops.__name__}.{m.name}")
+
+
+def all_ops() -> dict[str, OpInfo]:
+    _load_families()
+    return OPS
