@@ -1,0 +1,191 @@
+"""The differential engine: draw one-op cases per op x element type, run them on the
+oracle and on a backend, compare, and record every case (shared by pytest and the CLI).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+import numpy as np
+
+import oracle
+from oracle.errors import OracleError, Unsupported
+from reports.results import CaseResult
+from reports.reproducer import write_reproducer
+
+
+@dataclass
+class Case:
+    """One drawn program with one input set (what generators.programs produces)."""
+    id: str
+    op: str
+    element_types: list[str]
+    module: object  # oracle.ir.Module
+    program: str
+    inputs: list
+
+
+def draw_cases(op_info, element_type, max_examples: int, seed: int) -> list[Case]:
+    """Draw up to ``max_examples`` distinct cases, reproducibly for a given seed."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as hypothesis_seed
+
+    from generators.programs import case_id, one_op_programs, program_text
+
+    drawn: list = []
+
+    @hypothesis_seed(seed)
+    @settings(max_examples=max_examples, database=None, deadline=None, derandomize=False,
+              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
+    @given(one_op_programs(op_info, element_type))
+    def collect(case):
+        drawn.append(case)
+
+    collect()
+    out, seen = [], set()
+    for c in drawn:
+        cid = case_id(c)
+        if cid not in seen:
+            seen.add(cid)
+            out.append(Case(cid, c.op, list(c.element_types), c.module, program_text(c), list(c.inputs)))
+    return out
+
+
+def _flush_float_inputs(inputs):
+    from oracle.numerics import flush_subnormals
+    return [flush_subnormals(x) if x.dtype.kind in "fcV" or x.dtype.name.startswith(("float", "bfloat")) else x
+            for x in inputs]
+
+
+def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | None = None) -> CaseResult:
+    """Oracle vs backend on one case -> CaseResult (a reproducer is written for failures)."""
+    from oracle.impl_defined import impl_defined_mask
+    from oracle.types import element_type
+    from reports.compare import compare_outputs
+    from reports.tolerance import tolerance_for
+
+    started = time.perf_counter()
+    result = CaseResult(id=case.id, ops=[case.op], dtypes=case.element_types, status="error")
+
+    def finish(status, message="", expected=None, actual=None, max_ulp=None):
+        result.status, result.message, result.max_ulp = status, message, max_ulp
+        result.seconds = round(time.perf_counter() - started, 4)
+        if out_dir and status in ("mismatch", "crash", "timeout", "error"):
+            result.reproducer = write_reproducer(out_dir, case_id=case.id, backend=backend.name, status=status,
+                                                 program=case.program, inputs=case.inputs, expected=expected,
+                                                 actual=actual, message=message)
+        return result
+
+    try:
+        expected = oracle.evaluate(case.module, case.inputs)
+    except Unsupported as e:
+        return finish("unsupported", str(e))
+    except OracleError as e:
+        return finish("error", f"oracle: {e}")
+
+    run = backend.run(case.program, case.inputs, timeout=timeout)
+    if run.status != "ok":
+        return finish(run.status, run.message, expected=expected)
+    actual = run.outputs
+
+    op = next(o for o in case.module.main.ops if o.name == case.op)
+    attributes = {k: op.attr(k) for k in op.attributes}
+    result_types = [r.type for r in op.results]
+    masks = [impl_defined_mask(case.op.split(".", 1)[1], case.inputs, attributes, t) for t in result_types]
+    flushed = None
+    if getattr(backend, "flushes_subnormals", False):
+        try:
+            from oracle.numerics import flush_subnormals
+            flushed = [flush_subnormals(x) for x in oracle.evaluate(case.module, _flush_float_inputs(case.inputs))]
+        except OracleError:
+            flushed = None
+    element_types = [element_type(str(t.element_type)) for t in result_types]
+    tolerance = tolerance_for(case.op.split(".", 1)[1], element_types[0] if element_types else None)
+    verdict = compare_outputs(expected, actual, element_types, tolerance, impl_masks=masks, flushed_expected=flushed)
+    return finish(verdict.status, verdict.message if verdict.status != "pass" else "", expected=expected,
+                  actual=actual, max_ulp=verdict.max_ulp)
+
+
+class Progress:
+    """A one-line progress display on stderr (redrawn on a terminal, periodic lines otherwise)."""
+
+    def __init__(self, total: int, label: str, stream=None, enabled: bool = True):
+        self.total, self.label, self.stream = total, label, stream or sys.stderr
+        self.enabled = enabled
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.start = self.last = time.monotonic()
+        self.done = 0
+        self.counts: dict[str, int] = {}
+
+    def update(self, status: str, what: str = ""):
+        self.done += 1
+        self.counts[status] = self.counts.get(status, 0) + 1
+        now = time.monotonic()
+        if not self.enabled or now - self.last < (0.1 if self.tty else 10.0) and self.done < self.total:
+            return
+        self.last = now
+        width = 24
+        filled = int(width * self.done / max(self.total, 1))
+        counts = " ".join(f"{k} {v}" for k, v in sorted(self.counts.items()))
+        line = (f"{self.label} [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
+                f"{now - self.start:6.1f}s | {counts} | {what}")
+        if self.tty:
+            self.stream.write("\r" + line[:160].ljust(160))
+            if self.done >= self.total:
+                self.stream.write("\n")
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+
+def plan(ops: Iterable[str] | None = None, dtypes: Iterable[str] | None = None) -> list[tuple]:
+    """(OpInfo, element type name) pairs to run: every generatable op x every element type it takes."""
+    registry = oracle.all_ops()
+    wanted = None if ops is None else {o if "." in o else f"stablehlo.{o}" for o in ops}
+    unknown = (wanted or set()) - set(registry)
+    if unknown:
+        raise KeyError(f"unknown op(s): {', '.join(sorted(unknown))}")
+    pairs = []
+    for name in sorted(registry):
+        info = registry[name]
+        if (wanted is not None and name not in wanted) or info.draw_signature is None:
+            continue
+        for et in info.element_types:
+            if dtypes is None or et in dtypes:
+                pairs.append((info, et))
+    return pairs
+
+
+def run_differential(backend, pairs, *, max_examples: int, seed: int, out_dir: str | None = None,
+                     timeout: float = 60.0, progress: bool = True,
+                     on_result: Callable[[CaseResult], None] | None = None) -> list[CaseResult]:
+    """Run every (op, element type) pair; returns every case's result (none is lost)."""
+    from oracle.types import element_type
+
+    results: list[CaseResult] = []
+    bar = Progress(len(pairs), backend.name, enabled=progress)
+    for info, et_name in pairs:
+        try:
+            cases = draw_cases(info, element_type(et_name), max_examples, seed)
+        except Exception as e:  # a generator bug is a result too, not a crash of the run
+            cases = []
+            results.append(CaseResult(id=f"{info.mnemonic}-{et_name}-generator", ops=[info.name], dtypes=[et_name],
+                                      status="error", message=f"generator: {type(e).__name__}: {e}"))
+        statuses = []
+        for case in cases:
+            try:
+                r = check_case(case, backend, timeout=timeout, out_dir=out_dir)
+            except Exception as e:
+                r = CaseResult(id=case.id, ops=[case.op], dtypes=case.element_types, status="error",
+                               message=f"harness: {type(e).__name__}: {e}")
+            results.append(r)
+            statuses.append(r.status)
+            if on_result:
+                on_result(r)
+        worst = next((s for s in ("mismatch", "crash", "timeout", "error", "rejected", "unsupported",
+                                  "implementation-defined") if s in statuses), "pass" if statuses else "error")
+        bar.update(worst, f"{info.mnemonic} {et_name}")
+    return results

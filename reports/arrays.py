@@ -1,0 +1,52 @@
+"""Arrays on disk (.npz) for every element type, without pickle.
+
+numpy cannot describe ml_dtypes types (bf16, f8, i4, ...) in an .npz header, so each
+array is stored as its raw bits (an unsigned view) and the dtype names travel in an
+extra ``__dtypes__`` entry.  Files stay loadable by plain numpy (``allow_pickle=False``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import numpy as np
+
+from oracle.types import element_type_of_dtype, element_type
+
+_DTYPES_KEY = "__dtypes__"
+
+
+def _raw(array: np.ndarray) -> np.ndarray:
+    if array.dtype.kind in "biufc" and array.dtype.type.__module__ == "numpy":
+        return array
+    return array.view(np.dtype(f"u{array.dtype.itemsize}"))
+
+
+def save_arrays(path_or_file, arrays: list[np.ndarray]) -> None:
+    names = []
+    payload = {}
+    for i, a in enumerate(arrays):
+        a = np.asarray(a)
+        names.append(element_type_of_dtype(a.dtype).name)
+        payload[f"arg{i}"] = _raw(np.array(a, order="C", copy=True))
+    payload[_DTYPES_KEY] = np.array(json.dumps(names))
+    np.savez(path_or_file, **payload)
+
+
+def load_arrays(path_or_file) -> list[np.ndarray]:
+    with np.load(path_or_file, allow_pickle=False) as data:
+        if _DTYPES_KEY not in data:  # a plain user-written .npz: keys in order, numpy dtypes
+            return [data[k] for k in data.files]
+        names = json.loads(str(data[_DTYPES_KEY]))
+        return [data[f"arg{i}"].view(element_type(n).dtype) for i, n in enumerate(names)]
+
+
+def arrays_to_bytes(arrays: list[np.ndarray]) -> bytes:
+    buf = io.BytesIO()
+    save_arrays(buf, arrays)
+    return buf.getvalue()
+
+
+def arrays_from_bytes(data: bytes) -> list[np.ndarray]:
+    return load_arrays(io.BytesIO(data))

@@ -1,0 +1,68 @@
+"""Differential tests: the oracle vs every selected backend, for every op x element type.
+
+One test per (op, element type, backend); each draws ``--max-examples`` one-op programs
+with edge-reaching inputs (seeded, so a failure reproduces) and compares every output
+with the op's tolerance.  Known deviations (reports/known_deviations.py) become xfails
+with their reason; anything else that is not pass / implementation-defined fails with
+the comparator's message and the reproducer's path.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.run import check_case, draw_cases, plan
+from oracle.types import element_type
+from reports.known_deviations import known_deviation
+
+PAIRS = plan()
+
+
+def pytest_generate_tests(metafunc):
+    if "pair" in metafunc.fixturenames:
+        backends = [b.strip() for b in metafunc.config.getoption("--backend").split(",") if b.strip()]
+        params = [pytest.param((info.name, et, b), id=f"{info.mnemonic}-{et}-{b}")
+                  for info, et in PAIRS for b in backends]
+        metafunc.parametrize("pair", params)
+
+
+@pytest.fixture(scope="session")
+def backends():
+    from adapters import get_backend
+    cache = {}
+
+    def get(name):
+        if name not in cache:
+            backend = get_backend(name)
+            ok, why = backend.available()
+            cache[name] = backend if ok else why
+        if isinstance(cache[name], str):
+            pytest.skip(f"backend {name} not usable here: {cache[name]}")
+        return cache[name]
+    yield get
+    for b in cache.values():
+        if not isinstance(b, str):
+            b.close()
+
+
+@pytest.mark.differential
+def test_differential(pair, backends, max_examples, tmp_path_factory):
+    op_name, dtype, backend_name = pair
+    backend = backends(backend_name)
+    info = next(i for i, et in PAIRS if i.name == op_name and et == dtype)
+    cases = draw_cases(info, element_type(dtype), max_examples, seed=0)
+    out_dir = str(tmp_path_factory.mktemp("repro"))
+    results = [check_case(c, backend, out_dir=out_dir) for c in cases]
+    bad, known = [], []
+    for r in results:
+        if r.status in ("pass", "implementation-defined", "unsupported", "rejected"):
+            continue
+        (known if known_deviation(backend_name, op_name, dtype, r.status) else bad).append(r)
+    assert not bad, "\n\n".join(f"[{r.status}] {r.id}\n{r.message}\nreproducer: {r.reproducer}" for r in bad[:3])
+    if known:
+        d = known_deviation(backend_name, op_name, dtype, known[0].status)
+        pytest.xfail(f"known deviation: {d.reason}")
+    if results and all(r.status == "rejected" for r in results):
+        pytest.skip(f"{backend_name} rejects {info.mnemonic} on {dtype}: {results[0].message[:200]}")
+    if results and all(r.status == "unsupported" for r in results):
+        pytest.skip(f"oracle: {results[0].message[:200]}")
