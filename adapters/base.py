@@ -1,0 +1,285 @@
+"""The backend protocol, run results, array (de)serialization and MLIR helpers.
+
+Every backend takes a StableHLO program (MLIR text, pretty or generic, with a public
+``@main``) plus numpy inputs and returns a :class:`RunResult`.  Arrays are numpy arrays
+whose dtypes are the element types' numpy / ml_dtypes dtypes (``oracle.types``).
+
+This module imports neither jax nor jaxlib at import time: the MLIR helpers at the bottom
+import jaxlib lazily and are meant to run inside worker processes (adapters/worker.py).
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+import ml_dtypes
+import numpy as np
+
+#: Every status a RunResult can carry.
+#:  ok          outputs holds the results
+#:  rejected    the backend refused the program before running it (compile/parse error, type it cannot take)
+#:  crash       the worker process died (abort, segfault, SIGFPE, ...); message names the signal + stderr tail
+#:  timeout     no answer within the time limit; the worker was killed
+#:  error       the backend raised at run time
+#:  unsupported the oracle does not implement something the program uses
+STATUSES = ("ok", "rejected", "crash", "timeout", "error", "unsupported")
+
+
+@dataclass
+class RunResult:
+    status: str
+    outputs: list[np.ndarray] | None
+    message: str = ""
+    seconds: float = 0.0  # wall time seen by the caller (worker IPC included; compile included for the first set)
+    backend_seconds: float | None = None  # time spent inside the backend itself (worker side), if known
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    def __repr__(self) -> str:
+        outs = "None" if self.outputs is None else "[" + ", ".join(
+            f"{o.dtype}{list(o.shape)}" for o in self.outputs) + "]"
+        msg = (self.message[:200] + "...") if len(self.message) > 200 else self.message
+        return f"RunResult({self.status!r}, {outs}, {msg!r}, {self.seconds:.4f}s)"
+
+
+@runtime_checkable
+class Backend(Protocol):
+    name: str
+    flushes_subnormals: bool
+
+    def available(self) -> tuple[bool, str]: ...
+
+    def supports(self, element_type_names: set[str]) -> tuple[bool, str]: ...
+
+    def run(self, program: str, inputs: list[np.ndarray], timeout: float = 60) -> RunResult: ...
+
+    def run_many(self, program: str, input_sets: list[list[np.ndarray]], timeout: float = 60) -> list[RunResult]: ...
+
+    def close(self) -> None: ...
+
+
+class Rejected(Exception):
+    """Raised inside an engine when the backend refuses the program (compile time)."""
+
+
+# ------------------------------------------------------------------ dtype by name
+
+def _dtype_table() -> dict[str, np.dtype]:
+    table = {}
+    for name in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                 "float16", "float32", "float64", "complex64", "complex128"):
+        table[name] = np.dtype(name)
+    for name in ("bfloat16", "int2", "int4", "uint2", "uint4", "float4_e2m1fn", "float6_e2m3fn",
+                 "float6_e3m2fn", "float8_e3m4", "float8_e4m3", "float8_e4m3fn", "float8_e4m3fnuz",
+                 "float8_e4m3b11fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu"):
+        if hasattr(ml_dtypes, name):
+            table[name] = np.dtype(getattr(ml_dtypes, name))
+    return table
+
+
+_DTYPES = _dtype_table()
+
+
+def dtype_from_name(name: str) -> np.dtype:
+    """numpy / ml_dtypes dtype by its ``dtype.name`` (never evaluates anything)."""
+    try:
+        return _DTYPES[name]
+    except KeyError:
+        raise ValueError(f"unknown dtype name {name!r}") from None
+
+
+# ------------------------------------------------------------- array serialization
+#
+# A message is: u64 little-endian length, then the payload.  A payload is a u32 length,
+# a JSON header, then the raw bytes of the arrays the header describes (under "arrays":
+# [{"dtype": name, "shape": [...], "nbytes": n}, ...]).  Arrays travel as their raw
+# little-endian bytes plus the dtype *name*, so ml_dtypes types survive; no pickle.
+
+def array_meta(a: np.ndarray) -> dict:
+    return {"dtype": a.dtype.name, "shape": list(a.shape), "nbytes": int(a.nbytes)}
+
+
+def encode_message(header: dict, arrays: list[np.ndarray] = ()) -> bytes:
+    arrays = [a if a.flags.c_contiguous else np.array(a, order="C") for a in map(np.asarray, arrays)]
+    for a in arrays:
+        if a.dtype.byteorder == ">":
+            raise ValueError("big-endian arrays are not supported")
+        if a.dtype.hasobject:
+            raise ValueError("object arrays cannot be sent")
+    header = dict(header, arrays=[array_meta(a) for a in arrays])
+    head = json.dumps(header).encode()
+    parts = [struct.pack("<I", len(head)), head] + [a.tobytes() for a in arrays]
+    payload = b"".join(parts)
+    return struct.pack("<Q", len(payload)) + payload
+
+
+def decode_payload(payload: bytes) -> tuple[dict, list[np.ndarray]]:
+    (hlen,) = struct.unpack_from("<I", payload, 0)
+    header = json.loads(payload[4:4 + hlen].decode())
+    pos = 4 + hlen
+    arrays = []
+    for meta in header.pop("arrays", []):
+        dt = dtype_from_name(meta["dtype"])
+        n = meta["nbytes"]
+        a = np.frombuffer(payload, dtype=dt, count=n // dt.itemsize if dt.itemsize else 0, offset=pos)
+        arrays.append(a.reshape(meta["shape"]).copy())
+        pos += n
+    return header, arrays
+
+
+def split_arrays(arrays: list[np.ndarray], counts: list[int]) -> list[list[np.ndarray]]:
+    out, pos = [], 0
+    for c in counts:
+        out.append(arrays[pos:pos + c])
+        pos += c
+    return out
+
+
+# ------------------------------------------------------------------ MLIR helpers
+# (jaxlib is imported lazily; these run inside worker processes)
+
+_QUANT_ARTIFACT = ('func.func @main(%arg0: tensor<2x!quant.uniform<i8:f32, 1.0:0>>) -> '
+                   'tensor<2x!quant.uniform<i8:f32, 1.0:0>> {\n'
+                   '  return %arg0 : tensor<2x!quant.uniform<i8:f32, 1.0:0>>\n}')
+
+_context = None
+
+
+def mlir_context():
+    """A jaxlib MLIR context with func, stablehlo, chlo (and quant) loaded; created once."""
+    global _context
+    if _context is None:
+        from jaxlib.mlir import ir
+        from jaxlib.mlir._mlir_libs import _jax_mlir_ext
+        from jaxlib.mlir.dialects import chlo, stablehlo
+
+        registry = ir.DialectRegistry()
+        _jax_mlir_ext.register_dialects(registry)
+        ctx = ir.Context()
+        ctx.append_dialect_registry(registry)
+        ctx.load_all_available_dialects()
+        stablehlo.register_dialect(ctx)
+        chlo.register_dialect(ctx)
+        try:  # the quant dialect only gets loaded by deserializing an artifact that uses it
+            art = stablehlo.serialize_portable_artifact_str(_QUANT_ARTIFACT, stablehlo.get_current_version())
+            with ctx:
+                stablehlo.deserialize_portable_artifact(ctx, art)
+        except Exception:  # pragma: no cover - quantized programs will then fail to parse
+            pass
+        _context = ctx
+    return _context
+
+
+def parse_mlir(text: str):
+    """Parse + verify; raises Rejected with MLIR's diagnostics on failure."""
+    from jaxlib.mlir import ir
+
+    ctx = mlir_context()
+    with ctx, ir.Location.unknown():
+        try:
+            module = ir.Module.parse(text)
+        except ir.MLIRError as e:
+            raise Rejected(_mlir_error_text(e)) from None
+        except Exception as e:  # pragma: no cover
+            raise Rejected(f"{type(e).__name__}: {e}") from None
+        if not module.operation.verify():
+            raise Rejected("module failed verification")
+    return module
+
+
+def _mlir_error_text(e) -> str:
+    diags = getattr(e, "error_diagnostics", None) or []
+    lines = [f"{d.location}: {d.message}" for d in diags]
+    return "MLIR: " + ("\n".join(lines) if lines else str(e))
+
+
+def find_main(module):
+    """The ``func.func @main`` operation of a parsed module (Rejected if none)."""
+    for op in module.body.operations:
+        op = op.operation
+        if op.name == "func.func" and "sym_name" in op.attributes:
+            if _string_attr(op.attributes["sym_name"]) == "main":
+                return op
+    raise Rejected("module has no func.func @main")
+
+
+def _string_attr(attr) -> str:
+    from jaxlib.mlir import ir
+
+    return ir.StringAttr(attr).value
+
+
+def main_signature(module) -> tuple[list[str], list[str]]:
+    """(argument types, result types) of @main as MLIR type text."""
+    from jaxlib.mlir import ir
+
+    main = find_main(module)
+    ftype = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
+    return [str(t) for t in ftype.inputs], [str(t) for t in ftype.results]
+
+
+def expected_dtype(type_text: str) -> np.dtype | None:
+    """numpy dtype of a ``tensor<...>`` type (storage dtype for quantized); None otherwise."""
+    from oracle.types import TensorType, parse_type
+
+    try:
+        t = parse_type(type_text)
+    except Exception:
+        return None
+    if not isinstance(t, TensorType):
+        return None
+    return t.dtype
+
+
+def wrap_main(module, new_main_body) -> str:
+    """Rename @main to a fresh private symbol and add a new public @main.
+
+    ``new_main_body(callee, arg_types, result_types)`` returns the text of the new
+    ``func.func public @main ...`` which calls ``@callee``.  Works on the parsed module, so
+    any valid module (pretty or generic syntax, nested attributes, other functions) works.
+    Returns the printed (generic form) module text.
+    """
+    from jaxlib.mlir import ir
+
+    ctx = mlir_context()
+    with ctx, ir.Location.unknown():
+        main = find_main(module)
+        arg_types, result_types = main_signature(module)
+        existing = {_string_attr(op.operation.attributes["sym_name"])
+                    for op in module.body.operations if "sym_name" in op.operation.attributes}
+        callee, k = "__shlo_original_main", 0
+        while callee in existing:
+            k += 1
+            callee = f"__shlo_original_main_{k}"
+        ir.SymbolTable.replace_all_symbol_uses("main", callee, module.operation)
+        ir.SymbolTable.set_symbol_name(main, callee)
+        main.attributes["sym_visibility"] = ir.StringAttr.get("private")  # (set_visibility needs one already)
+        text = new_main_body(callee, arg_types, result_types)
+        # a declaration of the callee lets the wrapper parse (and verify) on its own
+        text += f"func.func private @{callee}({', '.join(arg_types)}) -> ({', '.join(result_types)})\n"
+        try:
+            wrapper = ir.Module.parse(text)
+        except ir.MLIRError as e:
+            raise Rejected("adapter could not build the wrapper @main: " + _mlir_error_text(e)) from None
+        new_main = find_main(wrapper)
+        new_main.move_before(main)  # any position in the module body works
+        if not module.operation.verify():
+            raise Rejected("wrapped module failed verification")
+        return module.operation.get_asm(print_generic_op_form=True, assume_verified=True)
+
+
+def call_text(callee: str, args: list[str], arg_types: list[str], result_types: list[str]) -> tuple[str, list[str]]:
+    """A ``func.call`` line and the names of its results."""
+    n = len(result_types)
+    fn_type = f"({', '.join(arg_types)}) -> ({', '.join(result_types)})"
+    call = f"func.call @{callee}({', '.join(args)}) : {fn_type}"
+    if n == 0:
+        return f"    {call}\n", []
+    if n == 1:
+        return f"    %r = {call}\n", ["%r"]
+    return f"    %r:{n} = {call}\n", [f"%r#{i}" for i in range(n)]

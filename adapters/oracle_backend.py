@@ -1,0 +1,86 @@
+"""``oracle``: the pure-numpy reference evaluator (oracle/), run in-process.
+
+It defines the right answer, so nothing is converted or fixed up here.  Statuses:
+``oracle.errors.Unsupported`` -> 'unsupported'; MLIR rejecting the text (``MlirError``
+while parsing) -> 'rejected'; any other exception (OracleError, UndefinedBehavior, bugs)
+-> 'error' with the exception's class name and message.  ``timeout`` is not enforced
+(in-process); the oracle is assumed to terminate.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from .base import RunResult
+
+
+class OracleBackend:
+    name = "oracle"
+    flushes_subnormals = False
+
+    def __init__(self):
+        self._parsed: dict[str, object] = {}
+
+    @staticmethod
+    def _api():
+        from oracle import evaluate, parse_module  # lazy: the oracle is being written alongside
+        return parse_module, evaluate
+
+    def available(self) -> tuple[bool, str]:
+        try:
+            self._api()
+        except Exception as e:
+            return False, f"oracle not importable: {type(e).__name__}: {e}"
+        return True, "in-process numpy oracle"
+
+    def supports(self, element_type_names: set[str]) -> tuple[bool, str]:
+        return True, ""
+
+    @staticmethod
+    def _is(e: BaseException, name: str) -> bool:
+        try:
+            import oracle.errors as errors
+        except Exception:
+            return type(e).__name__ == name
+        cls = getattr(errors, name, None)
+        return isinstance(e, cls) if cls is not None else False
+
+    def _module(self, program: str):
+        module = self._parsed.get(program)
+        if module is None:
+            parse_module, _ = self._api()
+            module = parse_module(program)
+            if len(self._parsed) > 64:
+                self._parsed.pop(next(iter(self._parsed)))
+            self._parsed[program] = module
+        return module
+
+    def run(self, program: str, inputs: list[np.ndarray], timeout: float = 60) -> RunResult:
+        return self.run_many(program, [inputs], timeout)[0]
+
+    def run_many(self, program: str, input_sets: list[list[np.ndarray]], timeout: float = 60) -> list[RunResult]:
+        t0 = time.perf_counter()
+        try:
+            _, evaluate = self._api()
+            module = self._module(program)
+        except Exception as e:
+            status = "unsupported" if self._is(e, "Unsupported") else (
+                "rejected" if self._is(e, "MlirError") else "error")
+            r = RunResult(status, None, f"{type(e).__name__}: {e}", time.perf_counter() - t0)
+            return [r] + [RunResult(r.status, None, r.message) for _ in input_sets[1:]]
+        results = []
+        for inputs in input_sets:
+            t = time.perf_counter()
+            try:
+                outputs = evaluate(module, list(inputs))
+                dt = time.perf_counter() - t
+                results.append(RunResult("ok", [np.asarray(o) for o in outputs], "", dt, dt))
+            except Exception as e:
+                status = "unsupported" if self._is(e, "Unsupported") else "error"
+                results.append(RunResult(status, None, f"{type(e).__name__}: {e}", time.perf_counter() - t))
+        return results
+
+    def close(self) -> None:
+        self._parsed.clear()

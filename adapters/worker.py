@@ -1,0 +1,549 @@
+"""Persistent worker subprocesses that run one backend each.
+
+``python -m adapters.worker BACKEND`` imports the backend's engine once (jax takes ~1 s)
+and then serves requests over its stdin/stdout pipes (framing in adapters/base.py).  The
+parent side is :class:`WorkerClient`: it starts the worker lazily, sends a program with
+one or more input sets, and reads one answer per set, each under its own deadline.
+
+* The worker dies (XLA aborts, the interpreter hits SIGFPE/SIGSEGV): the case in flight
+  becomes ``RunResult('crash')`` naming the signal and the tail of the worker's stderr;
+  the results already received are kept, a fresh worker is started and the remaining
+  input sets are sent again.  A crash before the program compiled is attributed to every
+  remaining set (it would recur for each) and remembered for that program text.
+* No answer before the deadline: the worker is killed, the case is ``'timeout'``, and the
+  rest continue on a fresh worker.
+* The worker's stderr goes to a temporary file, never to the terminal.
+* Programs are compiled once per text and cached inside the worker.
+
+Protocol (parent -> worker): ``{"op": "run", "program": text, "counts": [n_inputs per set]}``
+plus the arrays of all sets in order; ``{"op": "exit"}``.
+Worker -> parent: ``{"kind": "ready", "ok": bool, "message": str, "per_case_compile": bool}``
+once; per run request ``{"kind": "compiled", "status": "ok"|"rejected", "message"}`` then, if
+ok (with "seconds" spent preparing), one ``{"kind": "result", "status", "message", "seconds"}``
++ output arrays per set.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+import weakref
+from collections import OrderedDict
+
+import numpy as np
+
+from .base import RunResult, Rejected, decode_payload, encode_message, split_arrays
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# --------------------------------------------------------------------------- engines
+# An engine runs inside the worker.  Interface:
+#   per_case_compile: bool        (True: execute() compiles per input set, e.g. xla-folded)
+#   info() -> str
+#   prepare(program) -> handle    (parse/compile; raises Rejected)
+#   execute(handle, inputs) -> list[np.ndarray]   (raises Rejected or anything else -> 'error')
+
+
+def make_engine(name: str):
+    if name == "xla":
+        from .xla import XlaEngine
+        return XlaEngine("cpu", folded=False)
+    if name == "xla-folded":
+        from .xla import XlaEngine
+        return XlaEngine("cpu", folded=True)
+    if name == "xla-gpu":
+        from .xla import XlaEngine
+        return XlaEngine("gpu", folded=False)
+    if name == "xla-gpu-folded":
+        from .xla import XlaEngine
+        return XlaEngine("gpu", folded=True)
+    if name == "stablehlo-ref":
+        from .stablehlo_ref import RefEngine
+        return RefEngine()
+    raise ValueError(f"no worker engine named {name!r}")
+
+
+# ---------------------------------------------------------------------- worker side
+
+class _Channel:
+    def __init__(self, rfd: int, wfd: int):
+        self.rfd, self.wfd = rfd, wfd
+
+    def _read_exact(self, n: int) -> bytes | None:
+        chunks, got = [], 0
+        while got < n:
+            b = os.read(self.rfd, min(n - got, 1 << 24))
+            if not b:
+                return None
+            chunks.append(b)
+            got += len(b)
+        return b"".join(chunks)
+
+    def recv(self):
+        head = self._read_exact(8)
+        if head is None:
+            return None
+        (n,) = struct.unpack("<Q", head)
+        payload = self._read_exact(n)
+        if payload is None:
+            return None
+        return decode_payload(payload)
+
+    def send(self, header: dict, arrays=()):
+        data = memoryview(encode_message(header, list(arrays)))
+        while data:
+            k = os.write(self.wfd, data)
+            data = data[k:]
+
+
+def _watch_parent():
+    parent = os.getppid()
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+def worker_main(name: str) -> int:
+    # Keep the protocol pipes private: anything else printing to fd 1 goes to stderr.
+    rfd, wfd = os.dup(0), os.dup(1)
+    os.dup2(2, 1)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    sys.stdout = sys.stderr
+    chan = _Channel(rfd, wfd)
+    threading.Thread(target=_watch_parent, daemon=True).start()
+    sys.path.insert(0, REPO_ROOT)
+
+    try:
+        engine = make_engine(name)
+        chan.send({"kind": "ready", "ok": True, "message": engine.info(),
+                   "per_case_compile": bool(engine.per_case_compile)})
+    except Exception as e:
+        chan.send({"kind": "ready", "ok": False, "message": f"{type(e).__name__}: {e}",
+                   "per_case_compile": False})
+        return 0
+
+    cache: OrderedDict[str, tuple] = OrderedDict()  # program -> ("ok", handle) | ("rejected", msg)
+    while True:
+        msg = chan.recv()
+        if msg is None:
+            return 0
+        header, arrays = msg
+        op = header.get("op")
+        if op == "exit":
+            return 0
+        if op != "run":
+            chan.send({"kind": "compiled", "status": "rejected", "message": f"worker: unknown op {op!r}"})
+            continue
+        program = header["program"]
+        entry = cache.get(program)
+        t_prepare = time.perf_counter()
+        if entry is None:
+            try:
+                entry = ("ok", engine.prepare(program))
+            except Rejected as e:
+                entry = ("rejected", str(e))
+            except Exception as e:
+                entry = ("rejected", f"{type(e).__name__}: {e}")
+            cache[program] = entry
+            while len(cache) > 64:
+                cache.popitem(last=False)
+        else:
+            cache.move_to_end(program)
+        if entry[0] != "ok":
+            chan.send({"kind": "compiled", "status": "rejected", "message": entry[1]})
+            continue
+        chan.send({"kind": "compiled", "status": "ok", "message": "",
+                   "seconds": time.perf_counter() - t_prepare})
+        handle = entry[1]
+        for inputs in split_arrays(arrays, header["counts"]):
+            t0 = time.perf_counter()
+            try:
+                outputs = engine.execute(handle, inputs)
+                status, message = "ok", ""
+            except Rejected as e:
+                outputs, status, message = [], "rejected", str(e)
+            except Exception as e:
+                outputs, status, message = [], "error", f"{type(e).__name__}: {e}"
+            chan.send({"kind": "result", "status": status, "message": message,
+                       "seconds": time.perf_counter() - t0}, outputs)
+
+
+# ---------------------------------------------------------------------- parent side
+
+class _Died(Exception):
+    pass
+
+
+class _TimedOut(Exception):
+    pass
+
+
+_LIVE_CLIENTS: "weakref.WeakSet[WorkerClient]" = weakref.WeakSet()
+
+
+@atexit.register
+def _close_all():
+    for c in list(_LIVE_CLIENTS):
+        try:
+            c.close()
+        except Exception:
+            pass
+
+
+_STACK_FRAME = re.compile(r"^\s*@\s+0x[0-9a-f]+")
+
+
+class WorkerClient:
+    """Parent-side handle on one persistent worker process (restarted as needed)."""
+
+    def __init__(self, backend: str, env: dict[str, str] | None = None, startup_timeout: float = 120.0):
+        self.backend = backend
+        self.extra_env = dict(env or {})
+        self.startup_timeout = startup_timeout
+        self.proc: subprocess.Popen | None = None
+        self.unavailable: str | None = None  # set when the worker says its engine can't start here
+        self.per_case_compile = False
+        self.info = ""
+        self.restarts = 0
+        self._buf = b""
+        self._err_fd, self._err_path = tempfile.mkstemp(prefix=f"shlo-worker-{backend}-", suffix=".stderr")
+        self._err_mark = 0
+        self._compile_crashes: dict[str, RunResult] = {}
+        self._lock = threading.Lock()
+        _LIVE_CLIENTS.add(self)
+
+    # ---------------------------------------------------------------- process
+    def _spawn(self):
+        env = dict(os.environ)
+        env.update(self.extra_env)
+        env["PYTHONPATH"] = REPO_ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        env.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+        os.ftruncate(self._err_fd, 0)
+        self._err_mark = 0
+        self._buf = b""
+        # O_APPEND: the worker keeps writing at the end even after the parent truncates the file
+        err = os.open(self._err_path, os.O_WRONLY | os.O_APPEND)
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "adapters.worker", self.backend],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+                cwd=REPO_ROOT, env=env, start_new_session=True, bufsize=0)
+        finally:
+            os.close(err)
+
+    def start(self) -> None:
+        """Start the worker (if not running) and wait for it to be ready."""
+        if self.proc is not None and self.proc.poll() is None:
+            return
+        if self.unavailable is not None:
+            return
+        self._spawn()
+        try:
+            header, _ = self._read(time.monotonic() + self.startup_timeout)
+        except _Died:
+            msg = self._death_message("worker died while starting")
+            self._reap()
+            raise _Died(msg) from None
+        except _TimedOut:
+            self.kill()
+            raise _TimedOut(f"worker did not start within {self.startup_timeout:.0f} s") from None
+        self.per_case_compile = bool(header.get("per_case_compile"))
+        self.info = header.get("message", "")
+        if not header.get("ok"):
+            self.unavailable = header.get("message", "unavailable")
+            self.kill()
+
+    def available(self) -> tuple[bool, str]:
+        try:
+            self.start()
+        except (_Died, _TimedOut) as e:
+            return False, str(e)
+        if self.unavailable is not None:
+            return False, self.unavailable
+        return True, self.info
+
+    def kill(self) -> None:
+        p, self.proc = self.proc, None
+        if p is None:
+            return
+        if p.poll() is None:
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                try:
+                    p.kill()
+                except ProcessLookupError:
+                    pass
+        try:
+            p.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            pass
+        for f in (p.stdin, p.stdout):
+            try:
+                f.close()
+            except Exception:
+                pass
+
+    def _reap(self) -> int | None:
+        p, self.proc = self.proc, None
+        if p is None:
+            return None
+        try:
+            rc = p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            rc = p.wait()
+        for f in (p.stdin, p.stdout):
+            try:
+                f.close()
+            except Exception:
+                pass
+        return rc
+
+    def close(self) -> None:
+        p = self.proc
+        if p is not None and p.poll() is None:
+            try:
+                self._send({"op": "exit"}, [])
+                p.wait(timeout=2)
+            except Exception:
+                pass
+        self.kill()
+        if self._err_fd is not None:
+            try:
+                os.close(self._err_fd)
+                os.unlink(self._err_path)
+            except OSError:
+                pass
+            self._err_fd = None
+        _LIVE_CLIENTS.discard(self)
+
+    def __del__(self):  # pragma: no cover - best effort
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    # ---------------------------------------------------------------- stderr
+    def stderr_text(self, since_mark: bool = True) -> str:
+        try:
+            with open(self._err_path, "rb") as f:
+                if since_mark:
+                    f.seek(self._err_mark)
+                return f.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    def _set_mark(self):
+        try:
+            size = os.fstat(self._err_fd).st_size
+            if size > (4 << 20):  # keep the file small; the worker appends (O_APPEND)
+                os.ftruncate(self._err_fd, 0)
+                size = 0
+            self._err_mark = size
+        except OSError:
+            self._err_mark = 0
+
+    def _death_message(self, what: str) -> str:
+        p = self.proc
+        rc = None
+        if p is not None:
+            try:
+                rc = p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                rc = None
+        if rc is None:
+            how = "exit status unknown"
+        elif rc < 0:
+            try:
+                sig = signal.Signals(-rc).name
+            except ValueError:
+                sig = f"signal {-rc}"
+            how = f"killed by {sig} (signal {-rc})"
+        else:
+            how = f"exit code {rc}"
+        lines = [ln for ln in self.stderr_text().splitlines() if ln.strip() and not _STACK_FRAME.match(ln)]
+        if len(lines) > 16:
+            lines = lines[:10] + ["..."] + lines[-5:]
+        tail = "\n".join(ln[:500] for ln in lines)
+        return f"{what}: {self.backend} worker {how}" + (f"; stderr:\n{tail}" if tail else "")
+
+    # ---------------------------------------------------------------- messages
+    def _send(self, header: dict, arrays) -> None:
+        data = memoryview(encode_message(header, list(arrays)))
+        fd = self.proc.stdin.fileno()
+        try:
+            while data:
+                k = os.write(fd, data)
+                data = data[k:]
+        except (BrokenPipeError, OSError):
+            raise _Died("worker pipe closed") from None
+
+    def _read(self, deadline: float):
+        fd = self.proc.stdout.fileno()
+
+        def fill(n):
+            while len(self._buf) < n:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise _TimedOut()
+                r, _, _ = select.select([fd], [], [], left)
+                if not r:
+                    raise _TimedOut()
+                chunk = os.read(fd, max(n - len(self._buf), 1 << 16))
+                if not chunk:
+                    raise _Died()
+                self._buf += chunk
+
+        fill(8)
+        (n,) = struct.unpack_from("<Q", self._buf, 0)
+        fill(8 + n)
+        payload, self._buf = self._buf[8:8 + n], self._buf[8 + n:]
+        return decode_payload(payload)
+
+    # ---------------------------------------------------------------- running
+    def run_many(self, program: str, input_sets: list[list[np.ndarray]], timeout: float = 60) -> list[RunResult]:
+        with self._lock:
+            return self._run_many(program, [list(s) for s in input_sets], timeout)
+
+    def _run_many(self, program, input_sets, timeout):
+        n = len(input_sets)
+        results: list[RunResult | None] = [None] * n
+        i = 0
+        known = self._compile_crashes.get(program)
+        if known is not None:
+            return [RunResult(known.status, None, known.message, 0.0) for _ in range(n)]
+        while i < n:
+            t_start = time.perf_counter()
+            try:
+                for s in input_sets[i:]:
+                    for a in s:
+                        if not isinstance(a, np.ndarray):
+                            raise TypeError(f"inputs must be numpy arrays, got {type(a).__name__}")
+                self.start()
+            except TypeError as e:
+                return self._fill(results, i, RunResult("error", None, f"adapter: {e}"))
+            except _Died as e:
+                return self._fill(results, i, RunResult("crash", None, str(e)))
+            except _TimedOut as e:
+                return self._fill(results, i, RunResult("timeout", None, str(e)))
+            if self.unavailable is not None:
+                return self._fill(results, i, RunResult("error", None, f"{self.backend} unavailable: {self.unavailable}"))
+            self._set_mark()
+            rest = input_sets[i:]
+            try:
+                self._send({"op": "run", "program": program, "counts": [len(s) for s in rest]},
+                           [a for s in rest for a in s])
+                header, _ = self._read(time.monotonic() + timeout)
+            except _Died:
+                r = RunResult("crash", None, self._death_message("crashed while compiling"),
+                              time.perf_counter() - t_start)
+                self._reap()
+                self.restarts += 1
+                if not self.per_case_compile:
+                    self._compile_crashes[program] = r
+                return self._fill(results, i, r)
+            except _TimedOut:
+                self.kill()
+                self.restarts += 1
+                return self._fill(results, i, RunResult(
+                    "timeout", None, f"no answer within {timeout} s (compiling); worker killed",
+                    time.perf_counter() - t_start))
+            if header.get("status") != "ok":
+                return self._fill(results, i, RunResult("rejected", None, header.get("message", ""),
+                                                        time.perf_counter() - t_start))
+            prepare_seconds = header.get("seconds", 0.0)
+            t_prev = t_start
+            while i < n:
+                try:
+                    header, outputs = self._read(time.monotonic() + timeout)
+                except _Died:
+                    results[i] = RunResult("crash", None, self._death_message("crashed while running"),
+                                           time.perf_counter() - t_prev)
+                    self._reap()
+                    self.restarts += 1
+                    i += 1
+                    break
+                except _TimedOut:
+                    results[i] = RunResult("timeout", None, f"no answer within {timeout} s; worker killed",
+                                           time.perf_counter() - t_prev)
+                    self.kill()
+                    self.restarts += 1
+                    i += 1
+                    break
+                now = time.perf_counter()
+                status = header.get("status", "error")
+                results[i] = RunResult(status, outputs if status == "ok" else None,
+                                       header.get("message", ""), now - t_prev,
+                                       header.get("seconds", 0.0) + prepare_seconds)
+                prepare_seconds = 0.0
+                t_prev = now
+                i += 1
+        return results  # type: ignore[return-value]
+
+    @staticmethod
+    def _fill(results, i, r: RunResult):
+        for j in range(i, len(results)):
+            results[j] = RunResult(r.status, None, r.message, r.seconds if j == i else 0.0)
+        return results
+
+
+class WorkerBackend:
+    """A Backend whose work happens in a WorkerClient (subclasses set name etc.)."""
+
+    name = "worker"
+    worker_name = "worker"
+    flushes_subnormals = False
+    worker_env: dict[str, str] = {}
+
+    def __init__(self, env: dict[str, str] | None = None):
+        merged = dict(self.worker_env)
+        merged.update(env or {})
+        self.client = WorkerClient(self.worker_name, env=merged)
+
+    def available(self) -> tuple[bool, str]:
+        return self.client.available()
+
+    def supports(self, element_type_names: set[str]) -> tuple[bool, str]:
+        return True, ""
+
+    def run(self, program: str, inputs: list[np.ndarray], timeout: float = 60) -> RunResult:
+        return self.client.run_many(program, [list(inputs)], timeout)[0]
+
+    def run_many(self, program: str, input_sets: list[list[np.ndarray]], timeout: float = 60) -> list[RunResult]:
+        return self.client.run_many(program, input_sets, timeout)
+
+    def close(self) -> None:
+        self.client.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        print("usage: python -m adapters.worker BACKEND", file=sys.stderr)
+        sys.exit(2)
+    try:
+        sys.exit(worker_main(sys.argv[1]))
+    except Exception:  # pragma: no cover
+        traceback.print_exc()
+        sys.exit(1)

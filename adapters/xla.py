@@ -1,0 +1,218 @@
+"""XLA through jaxlib's PjRt client: ``xla`` (CPU), ``xla-gpu``, and ``xla-folded``.
+
+The program text goes straight to ``client.compile_and_load`` (which accepts StableHLO
+text); inputs are ``jax.device_put`` onto the device and outputs come back with
+``np.asarray``.  Runs in a worker subprocess (adapters/worker.py) because XLA aborts the
+process on some programs (e.g. an f6E2M3FN constant as a result) and hangs on others
+(outfeed with nobody reading).
+
+``xla-folded`` bakes the inputs into the program as ``stablehlo.constant``s (the original
+``@main`` becomes a private function called by a new argument-less ``@main``), so that
+XLA's constant folder -- the HLO evaluator, a second implementation -- computes the result.
+
+Observed with jax/jaxlib 0.10.2 on CPU: every element type compiles and round-trips except
+f6E2M3FN / f6E3M2FN: arithmetic on them is rejected at compile time ("failed to legalize
+arith.addf", "Invalid XLA PrimitiveType"), inputs of those types cannot be transferred
+("Unknown NumPy dtype"), and an f6 constant returned from @main aborts the process
+(``Check failed ... ArrayFromDenseElementsAttr``).  f4E2M1FN and all f8 types work.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .base import (Rejected, call_text, expected_dtype, main_signature, parse_mlir, wrap_main)
+from .worker import WorkerBackend
+
+# Element types XLA CPU refuses (see module docstring); used by supports().
+XLA_CPU_UNSUPPORTED = {"f6E2M3FN": "XLA has no f6E2M3FN primitive type (compile rejects it, a constant aborts)",
+                       "f6E3M2FN": "XLA has no f6E3M2FN primitive type (compile rejects it, a constant aborts)"}
+
+
+def _format_dense(array: np.ndarray, element) -> str:
+    try:
+        from oracle.literals import format_dense
+    except ImportError:  # pragma: no cover - fallback until oracle/literals.py exists
+        format_dense = _format_dense_fallback
+    return format_dense(array, element)
+
+
+def _format_dense_fallback(array: np.ndarray, element) -> str:
+    """``dense<"0x..">``: raw little-endian bytes; one byte per element for i1 and sub-byte types."""
+    a = np.ascontiguousarray(array, dtype=element.dtype)
+    if a.size == 0:
+        return "dense<>"
+    if element.kind == "bool":
+        raw = a.astype(np.uint8)
+    elif element.kind == "complex":
+        raw = a
+    else:
+        raw = a.view(np.dtype(f"u{a.dtype.itemsize}"))
+        if element.bits < 8:
+            raw = raw & np.uint8((1 << element.bits) - 1)
+    return 'dense<"0x' + raw.astype(raw.dtype.newbyteorder("<"), copy=False).tobytes().hex().upper() + '">'
+
+
+def bake_inputs(program: str, inputs: list[np.ndarray]) -> str:
+    """The program with ``inputs`` baked in: a new no-argument @main feeds constants to the
+    original @main (renamed, private).  Returns MLIR text (generic form)."""
+    from oracle.types import TensorType, parse_type
+
+    module = parse_mlir(program)
+    arg_types, _ = main_signature(module)
+    if len(inputs) != len(arg_types):
+        raise ValueError(f"@main takes {len(arg_types)} arguments, got {len(inputs)} inputs")
+    constants = []
+    for k, (ty, x) in enumerate(zip(arg_types, inputs)):
+        t = parse_type(ty)
+        if not isinstance(t, TensorType):
+            raise Rejected(f"cannot bake argument #{k} of type {ty} into a constant")
+        _check_input(k, ty, t, x)
+        constants.append(f"    %c{k} = stablehlo.constant {_format_dense(x, t.element_type)} : {ty}\n")
+
+    def body(callee, arg_types, result_types):
+        call, results = call_text(callee, [f"%c{k}" for k in range(len(arg_types))], arg_types, result_types)
+        ret = (f"    func.return {', '.join(results)} : {', '.join(result_types)}\n" if results
+               else "    func.return\n")
+        return (f"func.func public @main() -> ({', '.join(result_types)}) {{\n"
+                + "".join(constants) + call + ret + "}\n")
+
+    return wrap_main(module, body)
+
+
+def _check_input(k: int, type_text: str, t, x: np.ndarray) -> None:
+    if not isinstance(x, np.ndarray):
+        raise ValueError(f"input #{k} is a {type(x).__name__}, not a numpy array")
+    if x.dtype != t.dtype:
+        raise ValueError(f"input #{k} has dtype {x.dtype}, @main expects {type_text} ({t.dtype})")
+    if not t.matches_shape(x.shape):
+        raise ValueError(f"input #{k} has shape {x.shape}, @main expects {type_text}")
+
+
+class Signature:
+    """@main's argument and result types, parsed once (for checking inputs and outputs)."""
+
+    def __init__(self, arg_types: list[str], result_types: list[str]):
+        from oracle.types import TensorType, parse_type
+
+        def parsed(ty):
+            try:
+                t = parse_type(ty)
+            except Exception:
+                return None
+            return t if isinstance(t, TensorType) else None
+
+        self.arg_types, self.result_types = arg_types, result_types
+        self.args = [parsed(t) for t in arg_types]
+        self.result_dtypes = [expected_dtype(t) for t in result_types]
+
+    def check_inputs(self, inputs: list[np.ndarray]) -> None:
+        if len(inputs) != len(self.args):
+            raise ValueError(f"@main takes {len(self.args)} arguments, got {len(inputs)} inputs")
+        for k, (ty, t, x) in enumerate(zip(self.arg_types, self.args, inputs)):
+            if t is not None:
+                _check_input(k, ty, t, x)
+
+    def check_outputs(self, outputs: list[np.ndarray]) -> None:
+        if len(outputs) != len(self.result_types):
+            raise RuntimeError(f"adapter: backend returned {len(outputs)} results, @main has {len(self.result_types)}")
+        for k, (ty, dt, x) in enumerate(zip(self.result_types, self.result_dtypes, outputs)):
+            if dt is not None and x.dtype != dt:
+                raise RuntimeError(f"adapter: result #{k} came back as {x.dtype}, @main returns {ty} ({dt})")
+
+
+class _Prepared:
+    __slots__ = ("text", "executable", "signature")
+
+    def __init__(self, text, executable, signature):
+        self.text, self.executable, self.signature = text, executable, signature
+
+
+class XlaEngine:
+    """Runs inside the worker process."""
+
+    def __init__(self, platform: str = "cpu", folded: bool = False):
+        import jax
+
+        jax.config.update("jax_enable_x64", True)  # else 64-bit types narrow silently
+        from jax.extend import backend as xb
+
+        self.jax = jax
+        self.platform = platform
+        self.per_case_compile = folded
+        self.folded = folded
+        self.client = xb.get_backend(platform)  # RuntimeError when the platform is absent
+        devices = self.client.local_devices()
+        if not devices:
+            raise RuntimeError(f"no {platform} devices")
+        self.device = devices[0]
+        self.options = xb.get_compile_options(num_replicas=1, num_partitions=1)
+
+    def info(self) -> str:
+        return (f"jax {self.jax.__version__}, {self.client.platform} {self.client.platform_version}, "
+                f"device {self.device}")
+
+    def _compile(self, text: str):
+        try:
+            return self.client.compile_and_load(text, [self.device], self.options)
+        except Exception as e:
+            raise Rejected(f"{type(e).__name__}: {e}") from None
+
+    def prepare(self, program: str) -> _Prepared:
+        try:
+            signature = Signature(*main_signature(parse_mlir(program)))
+        except Rejected:
+            if self.folded:
+                raise
+            signature = None  # let XLA have its say (and its message)
+        executable = None if self.folded else self._compile(program)
+        return _Prepared(program, executable, signature)
+
+    def execute(self, prep: _Prepared, inputs: list[np.ndarray]) -> list[np.ndarray]:
+        if prep.signature is not None:
+            prep.signature.check_inputs(inputs)
+        if self.folded:
+            executable = self._compile(bake_inputs(prep.text, inputs))
+            inputs = []
+        else:
+            executable = prep.executable
+        try:
+            buffers = [self.jax.device_put(x, self.device) for x in inputs]
+        except Exception as e:
+            raise Rejected(f"cannot transfer inputs to {self.platform}: {type(e).__name__}: {e}") from None
+        results = executable.execute(buffers)
+        outputs = [np.asarray(r) for r in results]
+        if prep.signature is not None:
+            prep.signature.check_outputs(outputs)
+        return outputs
+
+
+class XlaBackend(WorkerBackend):
+    name = "xla"
+    worker_name = "xla"
+    flushes_subnormals = True  # XLA CPU flushes subnormals to zero; cannot be told otherwise
+    worker_env = {"JAX_PLATFORMS": "cpu"}
+
+    def supports(self, element_type_names: set[str]) -> tuple[bool, str]:
+        bad = sorted(n for n in element_type_names if n in XLA_CPU_UNSUPPORTED)
+        if bad:
+            return False, "; ".join(f"{n}: {XLA_CPU_UNSUPPORTED[n]}" for n in bad)
+        return True, ""
+
+
+class XlaFoldedBackend(XlaBackend):
+    name = "xla-folded"
+    worker_name = "xla-folded"
+
+
+class XlaGpuBackend(WorkerBackend):
+    name = "xla-gpu"
+    worker_name = "xla-gpu"
+    flushes_subnormals = False  # XLA GPU keeps subnormals by default (xla_gpu_ftz=false); unverified here
+    worker_env = {"JAX_PLATFORMS": ""}  # let jax probe its GPU plugins even if the caller pinned cpu
+
+    def supports(self, element_type_names: set[str]) -> tuple[bool, str]:
+        bad = sorted(n for n in element_type_names if n in XLA_CPU_UNSUPPORTED)
+        if bad:
+            return False, "; ".join(f"{n}: no XLA primitive type" for n in bad)
+        return True, ""
