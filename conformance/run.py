@@ -103,7 +103,9 @@ def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | Non
         except OracleError:
             flushed = None
     element_types = [element_type(str(t.element_type)) for t in result_types]
-    tolerance = tolerance_for(case.op.split(".", 1)[1], element_types[0] if element_types else None)
+    operand_types = [v.type.element_type for v in op.operands if hasattr(v.type, "element_type")]
+    tolerance = tolerance_for(case.op.split(".", 1)[1], element_types[0] if element_types else None,
+                              operand_type=operand_types[0] if operand_types else None)
     verdict = compare_outputs(expected, actual, element_types, tolerance, impl_masks=masks, flushed_expected=flushed)
     return finish(verdict.status, verdict.message if verdict.status != "pass" else "", expected=expected,
                   actual=actual, max_ulp=verdict.max_ulp)

@@ -1,0 +1,920 @@
+"""Implementation-defined behaviour of StableHLO, as ONE table of data.
+
+Each ``ImplDefined`` entry names an op, the condition under which (some of) its result is
+implementation-defined, why, the spec text that says so, and a ``mask`` function that
+finds the affected result elements from the op's inputs:
+
+    mask(inputs: list[np.ndarray], attributes: dict, result_type: TensorType) -> bool array
+    of the result's shape (True = implementation-defined), or ``mask=None`` = the whole
+    result, always.
+
+The comparator (reports/compare.py) does not compare masked elements and reports the case
+as 'implementation-defined' when everything else matches. Elementwise ops see same-shape
+operands here (broadcasting, where an op has it, is applied by the caller).
+
+The table was built by going through every hit of 'implementation-defined' (and of
+'undefined', 'unspecified' and 'TBD', which leave behaviour just as open) in the spec.
+Hits that need no mask are listed in ``SPEC_NOTES`` with the reason. Two sections of the
+spec drive most entries:
+
+  * "Errors": "error conditions are still possible, e.g. through integer overflows,
+    out-of-bounds accesses, etc. Unless explicitly called out, all these errors result in
+    implementation-defined behavior" -> integer overflow, division by zero, shift counts
+    outside [0, bitwidth).
+  * "Floating-point exceptions": IEEE-754 operations "produce default results", so float
+    overflow / division by zero / NaN inputs are well-defined and compared; but
+    "Exceptions for nonstandard operations (e.g. complex arithmetic and certain
+    transcendental functions) are implementation-defined". We read "nonstandard" as:
+    not an IEEE-754 operation (section 5 or the recommended functions of section 9.2).
+    exp, expm1, log, logp1, rSqrt, sin, cos, tan, tanh, atan2, pow and rootn (cbrt) are in
+    9.2, so their special cases are defined; logistic is not, and neither is any complex
+    operation beyond the componentwise add/subtract/negate. The masked elements are those
+    where an exception (invalid, division by zero, overflow, underflow) can occur: a
+    non-finite component, a pole or branch point, or a magnitude where the textbook
+    formula overflows or underflows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from .numerics import isfinite, isnan
+from .types import ElementType, element_type_of_dtype
+
+__all__ = ["ImplDefined", "SpecNote", "IMPL_DEFINED_TABLE", "SPEC_NOTES", "impl_defined_mask",
+           "entries_for"]
+
+Mask = Callable[[list, dict, Any], np.ndarray]
+
+
+@dataclass(frozen=True)
+class ImplDefined:
+    op: str                 # mnemonic without "stablehlo.", or "*" for every op
+    condition: str          # when the result (elements) are implementation-defined
+    why: str                # what makes it so, and what implementations actually do
+    spec_ref: str           # the spec text (section: "quote")
+    mask: Optional[Mask]    # None = the whole result
+
+
+@dataclass(frozen=True)
+class SpecNote:
+    """A spec hit that needs no mask, and why."""
+    spec_ref: str
+    resolution: str
+
+
+# ------------------------------------------------------------------------------ helpers
+
+def _unwrap(value):
+    """Attribute values may come as oracle.ir Attr wrappers or as plain Python values."""
+    if hasattr(value, "value") and not isinstance(value, np.ndarray):
+        return value.value
+    return value
+
+
+def _attr(attributes: dict | None, name: str, default=None):
+    """Attribute ``name``, also looked up inside '*dimension_numbers' structs."""
+    attributes = attributes or {}
+    if name in attributes:
+        return _unwrap(attributes[name])
+    for key, value in attributes.items():
+        if key.endswith("dimension_numbers"):
+            inner = _unwrap(value)
+            if isinstance(inner, dict) and name in inner:
+                return _unwrap(inner[name])
+            if hasattr(inner, name):
+                return getattr(inner, name)
+    return default
+
+
+def _result_shape(result_type, inputs) -> tuple:
+    shape = getattr(result_type, "shape", None)
+    if shape is not None and all(d is not None for d in shape):
+        return tuple(shape)
+    if inputs:
+        return np.broadcast_shapes(*(np.shape(x) for x in inputs))
+    raise ValueError(f"cannot tell the result shape of {result_type}")
+
+
+def _result_element(result_type):
+    et = getattr(result_type, "element_type", result_type)
+    return et
+
+
+def _type_of(array) -> ElementType:
+    return element_type_of_dtype(np.asarray(array).dtype)
+
+
+def _int_range(et: ElementType) -> tuple[int, int]:
+    return int(et.min_value), int(et.max_value)
+
+
+def _none(shape) -> np.ndarray:
+    return np.zeros(shape, dtype=bool)
+
+
+def _all(shape) -> np.ndarray:
+    return np.ones(shape, dtype=bool)
+
+
+def _binary(inputs) -> tuple[np.ndarray, np.ndarray, ElementType]:
+    lhs, rhs = np.broadcast_arrays(np.asarray(inputs[0]), np.asarray(inputs[1]))
+    return lhs, rhs, _type_of(lhs)
+
+
+def _wide(a: np.ndarray, et: ElementType) -> np.ndarray:
+    """Exact values in a 64-bit type: int64 for signed/bool, uint64 for unsigned."""
+    return a.astype(np.uint64 if et.is_unsigned else np.int64)
+
+
+# --------------------------------------------------------------- integer arithmetic
+
+def _integer_division_by_zero(inputs, attributes, result_type):
+    lhs, rhs, et = _binary(inputs)
+    if not et.is_integer:
+        return _none(lhs.shape)
+    return _wide(rhs, et) == 0
+
+
+def _signed_division_overflow(inputs, attributes, result_type):
+    lhs, rhs, et = _binary(inputs)
+    if not et.is_signed:
+        return _none(lhs.shape)
+    lo, _ = _int_range(et)
+    return (_wide(lhs, et) == lo) & (_wide(rhs, et) == -1)
+
+
+def _add_with_overflow(a, b, et):
+    lo, hi = _int_range(et)
+    if et.bits < 64:
+        r = _wide(a, et) + _wide(b, et)
+        return r, (r < lo) | (r > hi)
+    with np.errstate(over="ignore"):
+        r = a + b  # wraps modulo 2**64
+    if et.is_signed:
+        return r, ((a ^ r) & (b ^ r)) < 0
+    return r, r < a
+
+
+def _subtract_with_overflow(a, b, et):
+    lo, hi = _int_range(et)
+    with np.errstate(over="ignore"):
+        if et.is_unsigned:
+            return a - b, a < b
+        if et.bits < 64:
+            r = _wide(a, et) - _wide(b, et)
+            return r, (r < lo) | (r > hi)
+        r = a - b
+    return r, ((a ^ b) & (a ^ r)) < 0
+
+
+def _multiply_with_overflow(a, b, et):
+    """Product (exact when no overflow) and where it overflows ``et``."""
+    lo, hi = _int_range(et)
+    if et.bits < 64:  # |a*b| < 2**62 (signed) or < 2**64 (unsigned): exact in 64 bits
+        r = _wide(a, et) * _wide(b, et)
+        return r, (r < lo) | (r > hi)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        r = a * b
+        nonzero = a != 0
+        quotient = r // np.where(nonzero, a, 1).astype(a.dtype)
+    overflow = nonzero & (quotient != b)  # exact products divide back exactly
+    if et.is_signed:  # the one case the division check misses: (-1) * INT_MIN wraps to INT_MIN
+        overflow |= (a == -1) & (b == lo)
+    return r, overflow
+
+
+def _overflow_mask(operation):
+    def mask(inputs, attributes, result_type):
+        lhs, rhs, et = _binary(inputs)
+        if not et.is_integer:
+            return _none(lhs.shape)
+        if et.bits < 64:
+            lhs, rhs = _wide(lhs, et), _wide(rhs, et)
+        return operation(lhs, rhs, et)[1]
+    return mask
+
+
+def _negation_overflow(inputs, attributes, result_type):
+    operand = np.asarray(inputs[0])
+    et = _type_of(operand)
+    if not et.is_signed:  # unsigned negate is defined through bitcasts (spec negate)
+        return _none(operand.shape)
+    return _wide(operand, et) == _int_range(et)[0]
+
+
+def _integer_power_impl_defined(inputs, attributes, result_type):
+    """Negative exponents (result not an integer unless the base is +-1) and overflow.
+
+    Binary exponentiation vectorized over the elements; the Python loop runs over the at
+    most 64 bits of the exponent. A square is only formed while higher exponent bits
+    remain, and |base| >= 2 makes every later partial product larger, so an overflowing
+    needed square means the result overflows.
+    """
+    base, exponent, et = _binary(inputs)
+    if not et.is_integer:
+        return _none(base.shape)
+    wide_base, wide_exp = _wide(base, et), _wide(exponent, et)
+    impl_defined = _none(base.shape)
+    if et.is_signed:
+        impl_defined |= (wide_exp < 0) & (wide_base != 1) & (wide_base != -1)
+    remaining = np.where(wide_exp > 0, wide_exp, 0).astype(np.uint64)
+    # For 64-bit types the arithmetic runs in the type itself with explicit overflow checks.
+    compute_dtype = wide_base.dtype if et.bits < 64 else base.dtype
+    power = np.ones(base.shape, dtype=compute_dtype)
+    square = wide_base.astype(compute_dtype)
+    square_overflowed = _none(base.shape)
+    result_overflowed = _none(base.shape)
+    while np.any(remaining):
+        bit_set = (remaining & np.uint64(1)) == 1
+        product, product_overflow = _multiply_with_overflow(power, square, et)
+        result_overflowed |= bit_set & (square_overflowed | product_overflow)
+        power = np.where(bit_set & ~result_overflowed, product, power).astype(compute_dtype)
+        remaining = remaining >> np.uint64(1)
+        still_needed = remaining > 0
+        squared, square_overflow = _multiply_with_overflow(square, square, et)
+        square_overflowed |= still_needed & square_overflow
+        square = np.where(still_needed & ~square_overflowed, squared, square).astype(compute_dtype)
+    return impl_defined | result_overflowed
+
+
+def _shift_count_out_of_range(inputs, attributes, result_type):
+    lhs, rhs, et = _binary(inputs)
+    if not et.is_integer:
+        return _none(lhs.shape)
+    count = _wide(rhs, et)
+    return (count < 0) | (count >= et.bits) if et.is_signed else count >= et.bits
+
+
+# ------------------------------------------------------------------------------ convert
+
+def _overflow_threshold(et: ElementType) -> float:
+    """Smallest magnitude that round-to-nearest takes past the largest finite value."""
+    largest = float(et.finfo.max)
+    _, exponent = np.frexp(largest)
+    return largest + 0.5 * 2.0 ** (int(exponent) - 1 - int(et.finfo.nmant))
+
+
+def _convert_unrepresentable(inputs, attributes, result_type):
+    """convert: source values the destination type cannot represent.
+
+    float -> integer: NaN, +-inf, or a truncated value out of range. integer -> integer:
+    out of range. Into a float format without inf / NaN / negative numbers / zero (f8*FN,
+    FNUZ, f6, f4, f8E8M0FNU): values that would need one. IEEE-like destinations are left
+    alone: their overflow (-> inf) is IEEE's default result.
+    """
+    source = np.asarray(inputs[0])
+    src = _type_of(source)
+    dst = _result_element(result_type)
+    if src.is_complex:  # the imaginary part is ignored (or converted componentwise)
+        parts = [source.real, source.imag] if getattr(dst, "is_complex", False) else [source.real]
+        masks = [_convert_unrepresentable([p], attributes, result_type) for p in parts]
+        return np.logical_or.reduce(masks)
+    if getattr(dst, "is_quantized", False) or dst.is_bool or src.is_bool:
+        return _none(source.shape)  # bool: zero -> false, non-zero -> true; bool -> 0/1
+    if dst.is_complex:
+        dst = dst.component
+    if dst.is_integer:
+        lo, hi = _int_range(dst)
+        if src.is_float:
+            with np.errstate(invalid="ignore"):
+                x = source.astype(np.float64)
+                truncated = np.trunc(x)
+                # lo and hi + 1 are powers of two (or 0): exact in float64.
+                return ~np.isfinite(x) | (truncated < float(lo)) | (truncated >= float(hi + 1))
+        value = _wide(source, src)
+        src_lo, src_hi = _int_range(src)
+        out = _none(source.shape)
+        if src_lo < lo:
+            out |= value < lo
+        if src_hi > hi:
+            out |= value > (np.uint64(hi) if src.is_unsigned else hi)
+        return out
+    # destination is a float format
+    with np.errstate(invalid="ignore", over="ignore"):
+        x = source.astype(np.float64)
+    out = _none(source.shape)
+    if not dst.has_nan:
+        out |= np.isnan(x)
+    if not dst.has_infinity:
+        out |= np.isinf(x) | (np.abs(x) >= _overflow_threshold(dst))
+    if dst.name == "f8E8M0FNU":  # no sign, no zero: only powers of two 2**-127 .. 2**127
+        out |= (x <= 0) | (x < float(dst.finfo.smallest_normal))
+    return out
+
+
+# -------------------------------------------------------------- nonstandard exceptions
+
+def _component_limits(et: ElementType) -> tuple[float, float]:
+    fi = et.finfo
+    return float(fi.max), float(fi.smallest_normal)
+
+
+def _complex_operands(inputs):
+    """(complex128 operands, component type) if the op works on complex values, else None."""
+    arrays = np.broadcast_arrays(*[np.asarray(x) for x in inputs])
+    et = _type_of(arrays[0])
+    if not et.is_complex:
+        return None
+    return [a.astype(np.complex128) for a in arrays], et
+
+
+def _log2_magnitude(z: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore", over="ignore"):
+        return np.log2(np.abs(z))
+
+
+def _outside_normal_range(log2_magnitude, nonzero, et, margin_bits=1.0):
+    """log2|v| past the overflow threshold or (for nonzero v) into the subnormal range."""
+    largest, smallest = _component_limits(et)
+    return ((log2_magnitude > np.log2(largest) - margin_bits)
+            | (nonzero & (log2_magnitude < np.log2(smallest) + margin_bits)))
+
+
+def _square_of_magnitude_out_of_range(z, et):
+    """The textbook formulas form re**2 + im**2 (division, modulus, log): out of range when
+    |z| > sqrt(max) or 0 < |z| < sqrt(smallest normal)."""
+    return _outside_normal_range(2 * _log2_magnitude(z), z != 0, et)
+
+
+def _complex_exceptions(region):
+    """Mask for a complex op: a non-finite component anywhere, or the op's own region."""
+    def mask(inputs, attributes, result_type):
+        operands = _complex_operands(inputs)
+        if operands is None:
+            return _none(_result_shape(result_type, inputs))
+        zs, et = operands
+        nonfinite = np.logical_or.reduce([~isfinite(z) for z in zs])
+        with np.errstate(all="ignore"):
+            return nonfinite | region(zs, et)
+    return mask
+
+
+def _multiply_region(zs, et):
+    lhs, rhs = zs
+    return _outside_normal_range(_log2_magnitude(lhs) + _log2_magnitude(rhs), (lhs != 0) & (rhs != 0), et)
+
+
+def _divide_region(zs, et):
+    lhs, rhs = zs
+    log_quotient = _log2_magnitude(lhs) - _log2_magnitude(rhs)
+    return ((rhs == 0)
+            | _square_of_magnitude_out_of_range(rhs, et)
+            | _multiply_region(zs, et)  # the numerator's products a*c, b*d, ...
+            | _outside_normal_range(log_quotient, lhs != 0, et))
+
+
+def _sign_region(zs, et):
+    (z,) = zs  # sign(z) = divide(z, convert(abs(z))): a complex division by (|z|, 0)
+    return (z != 0) & _square_of_magnitude_out_of_range(z, et)
+
+
+def _exp_region(zs, et):
+    (z,) = zs
+    largest, smallest = _component_limits(et)
+    return (z.real > np.log(largest) - 1) | (z.real < np.log(smallest) + 1)
+
+
+def _log_region(at):
+    def region(zs, et):
+        (z,) = zs
+        return (z == at) | _square_of_magnitude_out_of_range(z - at, et)
+    return region
+
+
+def _trig_region(zs, et):  # sin/cos(x+iy) involve cosh(y), sinh(y)
+    (z,) = zs
+    return np.abs(z.imag) > np.log(_component_limits(et)[0]) - 1
+
+
+def _tan_region(zs, et):  # tan(x+iy) = (sin 2x + i sinh 2y) / (cos 2x + cosh 2y)
+    (z,) = zs
+    return np.abs(z.imag) > np.log(_component_limits(et)[0]) / 2 - 1
+
+
+def _tanh_region(zs, et):
+    (z,) = zs
+    return np.abs(z.real) > np.log(_component_limits(et)[0]) / 2 - 1
+
+
+def _sqrt_region(zs, et):  # sqrt((|z| + |re|) / 2): |z| + |re| may overflow; tiny |z| underflows
+    (z,) = zs
+    return _outside_normal_range(_log2_magnitude(z), z != 0, et, margin_bits=2.0)
+
+
+def _rsqrt_region(zs, et):
+    (z,) = zs
+    return (z == 0) | _sqrt_region(zs, et)
+
+
+def _power_region(zs, et):  # z**w = exp(w * log(z))
+    z, w = zs
+    largest, smallest = _component_limits(et)
+    log_magnitude = w.real * np.log(np.abs(z)) - w.imag * np.angle(z)
+    return ((z == 0) | _square_of_magnitude_out_of_range(z, et)
+            | (log_magnitude > np.log(largest) - 1) | (log_magnitude < np.log(smallest) + 1))
+
+
+def _logistic_region(zs, et):  # 1 / (1 + exp(-z))
+    (z,) = zs
+    return -z.real > np.log(_component_limits(et)[0]) - 1
+
+
+def _atan2_region(zs, et):
+    return _none(zs[0].shape)
+
+
+def _real_logistic_overflow(inputs, attributes, result_type):
+    """logistic(x) = 1 / (1 + exp(-x)): exp(-x) overflows for x < -ln(max)."""
+    x = np.asarray(inputs[0])
+    et = _type_of(x)
+    if not et.is_float:
+        return _none(x.shape)
+    with np.errstate(invalid="ignore"):
+        return x.astype(np.float64) < -(np.log(float(et.finfo.max)) - 1)
+
+
+def _complex_remainder(inputs, attributes, result_type):
+    shape = _result_shape(result_type, inputs)
+    return _all(shape) if _type_of(inputs[0]).is_complex else _none(shape)
+
+
+# ---------------------------------------------------------------- linear algebra
+
+def _batch_mask(batch_bad: np.ndarray, shape) -> np.ndarray:
+    return np.broadcast_to(batch_bad[..., None, None], shape).copy()
+
+
+def _cholesky_other_triangle(inputs, attributes, result_type):
+    a = np.asarray(inputs[0])
+    n = a.shape[-1]
+    row, col = np.indices((n, n))
+    other = (col > row) if _attr(attributes, "lower", False) else (row > col)
+    return np.broadcast_to(other, a.shape).copy()
+
+
+def _cholesky_not_positive_definite(inputs, attributes, result_type):
+    """Batches whose matrix is not Hermitian positive definite (behaviour undefined).
+
+    Implementations read only the triangle named by ``lower``, so the matrix tested is the
+    Hermitian one built from that triangle; 'definite' is judged with a margin of
+    n * eps of the element type, below which a factorization in that type may break down.
+    """
+    a = np.asarray(inputs[0])
+    et = _type_of(a)
+    if not (et.is_float or et.is_complex) or a.shape[-1] == 0:
+        return _none(a.shape)
+    wide = a.astype(np.complex128 if et.is_complex else np.float64)
+    n = a.shape[-1]
+    lower = bool(_attr(attributes, "lower", False))
+    triangle = np.tril(wide) if lower else np.triu(wide)
+    diagonal = np.einsum("...ii->...i", wide)
+    hermitian = triangle + np.conj(np.swapaxes(triangle, -1, -2))
+    hermitian[..., np.arange(n), np.arange(n)] = diagonal.real
+    finite = np.isfinite(wide).all(axis=(-1, -2))
+    bad = ~finite
+    if finite.any():
+        safe = np.where(finite[..., None, None], hermitian, np.eye(n))
+        eigenvalues = np.linalg.eigvalsh(safe)
+        margin = n * float(et.finfo.eps) * np.abs(eigenvalues).max(axis=-1)
+        bad |= eigenvalues.min(axis=-1) <= margin
+    return _batch_mask(bad, a.shape)
+
+
+def _triangular_solve_not_unit_diagonal(inputs, attributes, result_type):
+    a, b = np.asarray(inputs[0]), np.asarray(inputs[1])
+    if not _attr(attributes, "unit_diagonal", False):
+        return _none(b.shape)
+    diagonal = np.einsum("...ii->...i", a)
+    return _batch_mask((diagonal != 1).any(axis=-1), b.shape)
+
+
+# ---------------------------------------------------------------- gather / scatter
+
+def _index_vectors(indices: np.ndarray, index_vector_dim: int) -> np.ndarray:
+    """(*batch_shape, n) start index vectors (spec: ': is inserted at index_vector_dim')."""
+    indices = np.asarray(indices).astype(np.int64)
+    if index_vector_dim < indices.ndim:
+        return np.moveaxis(indices, index_vector_dim, -1)
+    return indices[..., None]
+
+
+def _lexicographically_sorted(rows: np.ndarray) -> bool:
+    """Every row <= the next one (rows: (count, width))."""
+    if rows.shape[0] < 2 or rows.shape[1] == 0:
+        return True
+    difference = rows[1:] - rows[:-1]
+    differs = difference != 0
+    first = np.argmax(differs, axis=1)
+    first_difference = difference[np.arange(difference.shape[0]), first]
+    return bool(np.all(~differs.any(axis=1) | (first_difference > 0)))
+
+
+def _gather_unsorted_indices(inputs, attributes, result_type):
+    """indices_are_sorted = true but the start indices are not sorted: undefined, so the
+    whole result. 'Sorted' = full_start_index (clamped, in operand-dimension order)
+    non-decreasing in row-major order of the batch indices."""
+    shape = _result_shape(result_type, inputs)
+    if not _attr(attributes, "indices_are_sorted", False):
+        return _none(shape)
+    operand, start_indices = np.asarray(inputs[0]), inputs[1]
+    vectors = _index_vectors(start_indices, int(_attr(attributes, "index_vector_dim", np.ndim(start_indices))))
+    start_index_map = list(_attr(attributes, "start_index_map", ()))
+    slice_sizes = list(_attr(attributes, "slice_sizes", ()))
+    full = np.zeros(vectors.shape[:-1] + (operand.ndim,), dtype=np.int64)
+    for d_start, d_operand in enumerate(start_index_map):  # loop over index dimensions
+        upper = operand.shape[d_operand] - slice_sizes[d_operand]
+        full[..., d_operand] = np.clip(vectors[..., d_start], 0, upper)
+    return _none(shape) if _lexicographically_sorted(full.reshape(-1, operand.ndim)) else _all(shape)
+
+
+def _scatter_targets(inputs, attributes):
+    """For every update element: its result index (scatter semantics) and whether it is in
+    bounds: (result_index (*updates_shape, rank), in_bounds, full_start_index)."""
+    n_inputs = (len(inputs) - 1) // 2
+    operand = np.asarray(inputs[0])
+    scatter_indices = np.asarray(inputs[n_inputs])
+    updates = np.asarray(inputs[n_inputs + 1])
+    update_window_dims = list(_attr(attributes, "update_window_dims", ()))
+    inserted_window_dims = list(_attr(attributes, "inserted_window_dims", ()))
+    input_batching_dims = list(_attr(attributes, "input_batching_dims", ()))
+    indices_batching_dims = list(_attr(attributes, "scatter_indices_batching_dims", ()))
+    to_operand_dims = list(_attr(attributes, "scatter_dims_to_operand_dims", ()))
+    index_vector_dim = int(_attr(attributes, "index_vector_dim", scatter_indices.ndim))
+
+    rank = operand.ndim
+    update_index = np.indices(updates.shape)  # (update_rank, *updates_shape)
+    scatter_dims = [d for d in range(updates.ndim) if d not in update_window_dims]
+    vectors = _index_vectors(scatter_indices, index_vector_dim)
+    start_index = np.broadcast_to(  # (*updates_shape, n)
+        vectors[tuple(update_index[d] for d in scatter_dims)], updates.shape + vectors.shape[-1:])
+
+    result_index = np.zeros(updates.shape + (rank,), dtype=np.int64)
+    full_start = np.zeros(updates.shape + (rank,), dtype=np.int64)
+    for d_start, d_input in enumerate(to_operand_dims):
+        full_start[..., d_input] = start_index[..., d_start]
+    result_index += full_start
+    for d_input, d_start in zip(input_batching_dims, indices_batching_dims):
+        position = d_start - (0 if d_start < index_vector_dim else 1)
+        result_index[..., d_input] += update_index[scatter_dims[position]]
+    window_operand_dims = [d for d in range(rank) if d not in inserted_window_dims + input_batching_dims]
+    for d_input, d_update in zip(window_operand_dims, update_window_dims):
+        result_index[..., d_input] += update_index[d_update]
+    in_bounds = np.all((result_index >= 0) & (result_index < np.array(operand.shape, dtype=np.int64)), axis=-1)
+    return result_index, in_bounds, full_start
+
+
+def _scatter_collisions(inputs, attributes, result_type):
+    """Result elements that receive two or more updates: the update order is 'an
+    implementation-defined permutation', so unless update_computation is associative and
+    commutative on these values (integer add is; float add is only within tolerance; a
+    plain overwrite is not) the result depends on the order. Conservatively all of them.
+    unique_indices/indices_are_sorted = true when false: undefined, the whole result."""
+    operand = np.asarray(inputs[0])
+    result_index, in_bounds, full_start = _scatter_targets(inputs, attributes)
+    hits = np.zeros(operand.size, dtype=np.int64)
+    flat = np.ravel_multi_index(tuple(np.moveaxis(result_index[in_bounds], -1, 0)), operand.shape) \
+        if operand.ndim else np.zeros(int(in_bounds.sum()), dtype=np.int64)
+    np.add.at(hits, flat, 1)
+    collided = (hits >= 2).reshape(operand.shape)
+    if _attr(attributes, "unique_indices", False) and collided.any():
+        return _all(operand.shape)
+    if _attr(attributes, "indices_are_sorted", False):
+        update_window_dims = list(_attr(attributes, "update_window_dims", ()))
+        scatter_dims = [d for d in range(full_start.ndim - 1) if d not in update_window_dims]
+        # full_start_index only depends on the scatter dims: take window index 0.
+        take = tuple(slice(None) if d in scatter_dims else 0 for d in range(full_start.ndim - 1))
+        per_scatter_index = full_start[take]
+        if not _lexicographically_sorted(per_scatter_index.reshape(-1, operand.ndim)):
+            return _all(operand.shape)
+    return collided
+
+
+def _select_and_scatter_empty_window(inputs, attributes, result_type):
+    """A window that covers only padding: 'It is currently unspecified what happens if
+    the corresponding window doesn't have values (#731)': the whole result."""
+    operand, source = np.asarray(inputs[0]), np.asarray(inputs[1])
+    rank = operand.ndim
+    window = list(_attr(attributes, "window_dimensions", [1] * rank))
+    strides = list(_attr(attributes, "window_strides", None) or [1] * rank)
+    padding = _attr(attributes, "padding", None)
+    padding = np.zeros((rank, 2), np.int64) if padding is None else np.asarray(padding, np.int64).reshape(rank, 2)
+    for d in range(rank):  # loop over dimensions; windows along a dimension are vectorized
+        start = np.arange(source.shape[d]) * strides[d]
+        end = start + window[d] - 1
+        first_value, last_value = padding[d, 0], padding[d, 0] + operand.shape[d] - 1
+        if np.any((end < first_value) | (start > last_value)):
+            return _all(operand.shape)
+    return _none(operand.shape)
+
+
+# ------------------------------------------------------------------- bits and quantization
+
+def _bitcast_widths_differ(inputs, attributes, result_type):
+    shape = _result_shape(result_type, [])
+    src, dst = _type_of(inputs[0]), _result_element(result_type)
+    return _all(shape) if src.bits != dst.bits else _none(shape)
+
+
+def _bitcast_of_nan(inputs, attributes, result_type):
+    source = np.asarray(inputs[0])
+    src, dst = _type_of(source), _result_element(result_type)
+    shape = _result_shape(result_type, [])
+    if src.bits != dst.bits or not (src.is_float or src.is_complex):
+        return _none(shape)
+    return isnan(source).reshape(shape)
+
+
+def _quantized_result(inputs, attributes, result_type):
+    shape = _result_shape(result_type, inputs)
+    return _all(shape) if getattr(_result_element(result_type), "is_quantized", False) else _none(shape)
+
+
+# --------------------------------------------------------------------------- the table
+
+_ERRORS = ('Errors: "error conditions are still possible, e.g. through integer overflows, '
+           'out-of-bounds accesses, etc. Unless explicitly called out, all these errors result '
+           'in implementation-defined behavior"')
+_NONSTANDARD = ('Floating-point exceptions: "Exceptions for nonstandard operations (e.g. complex '
+                'arithmetic and certain transcendental functions) are implementation-defined."')
+_CONVERT = ('convert: "if the source value can be exactly represented in the destination type, '
+            'the result value is that exact representation. Otherwise, the behavior is TBD '
+            '(#180)." and "For conversions involving floating-point-to-integer, the fractional '
+            'part is truncated. If the truncated value cannot be represented in the destination '
+            'type, the behavior is TBD (#180)."')
+
+IMPL_DEFINED_TABLE: tuple[ImplDefined, ...] = (
+    # --- integer division (divide: "For integers: integer division which produces the
+    # algebraic quotient with any fractional part discarded." x/0 has no quotient and
+    # INT_MIN/-1 overflows; XLA: "Integer division overflow (signed/unsigned division/
+    # remainder by zero or signed division/remainder of INT_SMIN with -1) produces an
+    # implementation defined value.")
+    ImplDefined("divide", "integer divisor is 0",
+                "no algebraic quotient: an error, hence implementation-defined (XLA returns -1 / all ones)",
+                'divide: "integer division which produces the algebraic quotient"; ' + _ERRORS,
+                _integer_division_by_zero),
+    ImplDefined("divide", "signed INT_MIN / -1",
+                "the quotient 2**(n-1) overflows (XLA returns INT_MIN)",
+                'divide: "integer division which produces the algebraic quotient"; ' + _ERRORS,
+                _signed_division_overflow),
+    ImplDefined("remainder", "integer divisor is 0",
+                "remainder = lhs - d * rhs with d = divide(lhs, rhs), which is an error (XLA returns lhs)",
+                'remainder: "For integers: stablehlo.divide(lhs, rhs)"; ' + _ERRORS,
+                _integer_division_by_zero),
+    ImplDefined("remainder", "signed INT_MIN % -1",
+                "d = divide(INT_MIN, -1) overflows, although the true remainder is 0 (XLA returns 0)",
+                'remainder: "For integers: stablehlo.divide(lhs, rhs)"; ' + _ERRORS,
+                _signed_division_overflow),
+    ImplDefined("remainder", "complex operands",
+                "complex remainder is not specified", 'remainder: "For complex numbers: TBD (#997)."',
+                _complex_remainder),
+    # --- integer overflow ("integer addition" etc. name no wraparound; everyone wraps)
+    ImplDefined("add", "integer result out of range",
+                "integer overflow is an error; implementations wrap modulo 2**n", _ERRORS,
+                _overflow_mask(_add_with_overflow)),
+    ImplDefined("subtract", "integer result out of range",
+                "integer overflow is an error; implementations wrap modulo 2**n", _ERRORS,
+                _overflow_mask(_subtract_with_overflow)),
+    ImplDefined("multiply", "integer result out of range",
+                "integer overflow is an error; implementations wrap modulo 2**n", _ERRORS,
+                _overflow_mask(_multiply_with_overflow)),
+    ImplDefined("negate", "signed INT_MIN",
+                "-INT_MIN overflows (unsigned negate is defined via bitcasts)",
+                'negate: "For signed integers: integer negation."; ' + _ERRORS, _negation_overflow),
+    ImplDefined("abs", "signed INT_MIN",
+                "|INT_MIN| overflows (XLA returns INT_MIN)",
+                'abs: "For signed integers: integer modulus."; ' + _ERRORS, _negation_overflow),
+    ImplDefined("power", "integer: negative exponent with base other than +-1, or overflow",
+                "'integer exponentiation' has no integer result for negative exponents (XLA "
+                "returns 0, and 1/-1 for base 1/-1) and overflows like multiply",
+                'power: "For integers: integer exponentiation."; ' + _ERRORS,
+                _integer_power_impl_defined),
+    # --- shifts: the spec says "by rhs number of bits" and nothing about counts outside
+    # [0, bitwidth); XLA and the reference interpreter give 0 (shift_left, logical) or the
+    # sign fill (arithmetic), like LLVM's poison-free lowering with a select.
+    *(ImplDefined(shift, "shift count < 0 or >= bitwidth",
+                  "not defined by the spec (C would call it undefined); XLA: 0 or sign fill",
+                  f'{shift}: "by rhs number of bits"; ' + _ERRORS, _shift_count_out_of_range)
+      for shift in ("shift_left", "shift_right_arithmetic", "shift_right_logical")),
+    # --- convert (TBD in the spec: for conformance that is implementation-defined)
+    ImplDefined("convert", "source value not representable in the destination type",
+                "float->int of NaN/inf/out-of-range (XLA saturates, NaN -> 0), int->int out of "
+                "range (XLA wraps), and values a non-IEEE float format lacks (inf/NaN/-x/0/overflow "
+                "into f8*FN, FNUZ, f6, f4, f8E8M0FNU: NaN or saturation depending on the backend). "
+                "Inexact but in-range conversions are compared: the suite adopts IEEE "
+                "roundTiesToEven, which every implementation uses",
+                _CONVERT, _convert_unrepresentable),
+    # --- floating-point exceptions of nonstandard operations
+    ImplDefined("logistic", "real x < -(ln(max) - 1)",
+                "logistic is not an IEEE-754 operation; 1/(1+exp(-x)) overflows in exp(-x) there "
+                "(the true result is tiny: implementations give 0, a subnormal or the right value)",
+                _NONSTANDARD, _real_logistic_overflow),
+    ImplDefined("multiply", "complex: a non-finite component, or |lhs|*|rhs| overflows or underflows",
+                "complex multiplication is not IEEE-754; C99 Annex G recovers infinities, the "
+                "textbook formula gives NaN", _NONSTANDARD, _complex_exceptions(_multiply_region)),
+    ImplDefined("divide", "complex: zero divisor, a non-finite component, |rhs|**2 or the quotient "
+                "out of range", "naive, Smith's and scaled algorithms differ exactly there",
+                _NONSTANDARD, _complex_exceptions(_divide_region)),
+    ImplDefined("sign", "complex: a non-finite component, or |z|**2 out of range",
+                'complex sign is "divide(x, convert(abs(x), type(x)))", a complex division',
+                _NONSTANDARD, _complex_exceptions(_sign_region)),
+    *(ImplDefined(op, f"complex: a non-finite component{extra}", why, _NONSTANDARD, _complex_exceptions(region))
+      for op, extra, why, region in (
+          ("exponential", ", or Re z beyond ln(max) / ln(smallest normal)",
+           "e**Re(z) overflows/underflows", _exp_region),
+          ("exponential_minus_one", ", or Re z beyond ln(max) / ln(smallest normal)",
+           "e**Re(z) overflows/underflows", _exp_region),
+          ("log", ", z = 0, or |z|**2 out of range", "log(0) is a pole; log|z| via re**2+im**2",
+           _log_region(0)),
+          ("log_plus_one", ", z = -1, or |z+1|**2 out of range", "log(0) is a pole; log|z| via re**2+im**2",
+           _log_region(-1)),
+          ("sine", ", or |Im z| > ln(max) - 1", "cosh/sinh(Im z) overflow", _trig_region),
+          ("cosine", ", or |Im z| > ln(max) - 1", "cosh/sinh(Im z) overflow", _trig_region),
+          ("tan", ", or |Im z| > ln(max)/2 - 1", "sinh/cosh(2 Im z) overflow although tan -> +-i",
+           _tan_region),
+          ("tanh", ", or |Re z| > ln(max)/2 - 1", "sinh/cosh(2 Re z) overflow although tanh -> +-1",
+           _tanh_region),
+          ("sqrt", ", or |z| near overflow / underflow", "|z| + |Re z| overflows, tiny |z| underflows",
+           _sqrt_region),
+          ("rsqrt", ", z = 0, or |z| near overflow / underflow", "1/sqrt(0) is a pole; as sqrt",
+           _rsqrt_region),
+          ("power", ", z = 0, |z|**2 out of range, or |z**w| out of range",
+           "z**w = exp(w log z): the pole of log and over/underflow of the result", _power_region),
+          ("logistic", ", or -Re z > ln(max) - 1", "exp(-z) overflows", _logistic_region),
+          ("atan2", "", "complex atan2 has no standard special values", _atan2_region),
+      )),
+    # --- linear algebra
+    ImplDefined("cholesky", "the strict upper (lower = true) or lower (lower = false) triangle",
+                "only one triangle is the factor", 'cholesky: "The output values in the opposite '
+                'triangle, i.e. the strict upper triangle or strict lower triangle correspondingly, '
+                'are implementation-defined."', _cholesky_other_triangle),
+    ImplDefined("cholesky", "a batch whose matrix is not Hermitian positive definite",
+                "undefined behaviour: implementations return NaNs, garbage or partial factors",
+                'cholesky: "If there exists i where the input matrix is not an Hermitian '
+                'positive-definite matrix, then the behavior is undefined."',
+                _cholesky_not_positive_definite),
+    ImplDefined("triangular_solve", "unit_diagonal = true and a batch's diagonal is not all 1",
+                "undefined behaviour (implementations ignore the diagonal)",
+                'triangular_solve: "If unit_diagonal is true, then the implementation can assume '
+                'that the diagonal elements of a are equal to 1, otherwise the behavior is undefined."',
+                _triangular_solve_not_unit_diagonal),
+    # --- indexing
+    ImplDefined("gather", "indices_are_sorted = true but the start indices are not sorted",
+                "undefined behaviour: the whole result",
+                'gather: "If indices_are_sorted is true then the implementation can assume that '
+                'start_indices are sorted with respect to start_index_map, otherwise the behavior '
+                'is undefined."', _gather_unsorted_indices),
+    ImplDefined("scatter", "result elements updated more than once (whole result if unique_indices "
+                "or indices_are_sorted is violated)",
+                "the order of updates is implementation-defined, so non-commutative "
+                "update_computations (overwrite, float rounding) give order-dependent results",
+                'scatter: "schedule is an implementation-defined permutation of '
+                'index_space(updates[0])"; "If unique_indices is true but the indices being '
+                'scattered to are not unique then the behavior is undefined."',
+                _scatter_collisions),
+    ImplDefined("select_and_scatter", "some window covers only padding",
+                "which element such a window selects is unspecified: the whole result",
+                'select_and_scatter: "It is currently unspecified what happens if the '
+                'corresponding window doesn\'t have values (#731)."', _select_and_scatter_empty_window),
+    # --- bits
+    ImplDefined("bitcast_convert", "source and result element types have different bit widths",
+                "which piece of a wider element lands at which index depends on the "
+                "implementation's byte order (the oracle uses little-endian)",
+                'bitcast_convert: "its behavior is implementation-defined because the exact '
+                'representation of tensors is implementation-defined, and the exact representation '
+                'of element types is implementation-defined as well."', _bitcast_widths_differ),
+    ImplDefined("bitcast_convert", "a NaN source element (same bit width)",
+                "IEEE-754 does not specify the sign and payload of NaN results, and producers may "
+                "canonicalize NaNs; the bits of every other value are fixed by the formats",
+                'bitcast_convert: "the exact representation of element types is '
+                'implementation-defined"', _bitcast_of_nan),
+    # --- whole results
+    ImplDefined("rng", "always", "the generator is implementation-defined",
+                'rng: "The exact way how random numbers are generated is implementation-defined."',
+                None),
+    ImplDefined("rng_bit_generator", "always (both output_state and output)",
+                "DEFAULT is an implementation-defined algorithm; THREE_FRY and PHILOX are "
+                "'implementation-defined variants'; only determinism per implementation is promised",
+                'rng_bit_generator: "DEFAULT: Implementation-defined algorithm. THREE_FRY: '
+                'Implementation-defined variant of the Threefry algorithm." and "not guaranteed to '
+                'be deterministic between implementations"', None),
+    ImplDefined("custom_call", "always", "the callee is whatever the implementation binds",
+                'custom_call: "Encapsulates an implementation-defined operation call_target_name"',
+                None),
+    ImplDefined("infeed", "always", "data comes from outside the program",
+                'infeed: "Semantics of infeed_config is implementation-defined."', None),
+    ImplDefined("recv", "always", "data comes from another process or the host",
+                'recv: "If is_host_transfer is true, then the operation transfers data from the '
+                'host. Otherwise, it transfers data from another device. What this means is '
+                'implementation-defined."', None),
+    ImplDefined("*", "the result is a quantized tensor (not for uniform_quantize and "
+                "uniform_dequantize, whose formulas the spec spells out; reports/tolerance.py "
+                "gives them +-1 storage unit)",
+                "dequantize-compute-quantize in float and pure integer arithmetic are both allowed",
+                'Execution semantics of quantized operation: "the interpretation of quantized '
+                'StableHLO operations is exclusively determined by the specific implementation."',
+                _quantized_result),
+)
+
+_NOT_BY_QUANTIZED_RULE = ("uniform_quantize", "uniform_dequantize")
+
+SPEC_NOTES: tuple[SpecNote, ...] = (
+    SpecNote('Tuple types: "T, tuple<T> and tuple<tuple<T>> may be materially different depending '
+             'on a particular implementation"', "ABI only; values are compared element by element"),
+    SpecNote('Complex constants: "The order in which these parts are then stored in memory is '
+             'implementation-defined."', "memory layout is not observable in results"),
+    SpecNote('Tensor constants: "The order in which these elements are then stored in memory is '
+             'implementation-defined."', "memory layout is not observable in results"),
+    SpecNote('String literals: "the interpretation of these bytes is implementation-defined"',
+             "only custom_call/backend_config strings, covered by the custom_call entry"),
+    SpecNote('all_reduce / reduce / reduce_window / reduce_scatter: "schedule is an '
+             'implementation-defined binary tree" and "The order of reductions is '
+             'implementation-defined"',
+             "for exact bodies (integer add/min/max/and/or, float min/max) every order gives the "
+             "same result; float add/multiply differ by rounding only, which reports/tolerance.py "
+             "bounds (ORDER_DEPENDENT). Bodies that are not a monoid (e.g. subtract) have "
+             "order-dependent results the mask cannot detect from the region; generators must not "
+             "draw them. reduce: 'an implementation-defined amount of init_values ... at "
+             "implementation-defined positions' is harmless for identity init values only"),
+    SpecNote('dot_general: "DotAlgorithms do not have a default value, as the default parameters '
+             'are implementation defined"; precision_config "underspecified" (#755)',
+             "an accuracy question, not a masked one: tolerance_for(..., precision='DEFAULT')"),
+    SpecNote('outfeed: "Semantics of outfeed_config is implementation-defined."; send: '
+             '"What this means is implementation-defined."', "no data results (token only)"),
+    SpecNote('triangular_solve: "Output data is returned in the same triangle; the values in the '
+             'other triangle are implementation-defined."',
+             "copied from XLA's docs for the input a; the result has b's shape and no triangle, so "
+             "nothing is masked"),
+    SpecNote('rng: "If a >= b, the behavior is undefined." / "If b < 0, the behavior is undefined."',
+             "rng results are implementation-defined as a whole already"),
+    SpecNote('rng_bit_generator: size(initial_state) "implementation-defined if rng_algorithm = '
+             'DEFAULT"', "a type constraint, checked by backends at compile time"),
+    SpecNote('Execution order: "The execution order is implementation-defined as long as it is '
+             'aligned with dataflow" (also across processes; infeed/outfeed "other end")',
+             "pure programs cannot observe it; side-effecting ops are masked as wholes"),
+    SpecNote('Errors: out-of-bounds accesses', "gather, dynamic_slice, dynamic_update_slice clamp "
+             "start indices and scatter skips out-of-bounds updates by definition; no op has an "
+             "unchecked out-of-bounds access"),
+    SpecNote('Errors: integer overflow inside reductions (reduce, reduce_window, dot_general, '
+             'convolution, all_reduce, iota of a too-narrow type)',
+             "not masked (the body is a region); the oracle wraps modulo 2**n like every backend; "
+             "generators keep integer reductions in range"),
+    SpecNote('Floating-point exceptions: IEEE-754 operations "produce default results"',
+             "so float overflow, division by zero, invalid operations and NaN inputs of the IEEE "
+             "ops (including exp, log, sin, pow, atan2, cbrt: IEEE 754 section 9.2) are compared"),
+    SpecNote('Floating-point exceptions in reductions of complex values (dot_general etc.)',
+             "not masked; generators avoid non-finite complex inputs to reductions"),
+    SpecNote('sort: with is_stable = false the order of elements the comparator considers equal is '
+             'left open', "not maskable without evaluating the comparator region; the oracle "
+             "sorts stably, generators draw distinct keys for unstable sorts"),
+    SpecNote('select_and_scatter: the selection is reduce_window_without_init, whose schedule is '
+             'implementation-defined', "with ties among a window's values the selected position "
+             "depends on that schedule for non-strict select (GE); generators draw distinct values"),
+    SpecNote('while: "The behavior of an infinite loop is TBD (#383)."', "a timeout, not a value"),
+    SpecNote('count_leading_zeros, popcnt, not/and/or/xor', "defined for every input (clz(0) = "
+             "bitwidth): no entry. Shifts are different: the spec gives no result for counts "
+             "outside [0, bitwidth), hence the shift entries"),
+    SpecNote('Dynamism: "shapes have to agree at runtime, otherwise the behavior is undefined"',
+             "programs with mismatching runtime shapes are invalid test cases, never generated"),
+    SpecNote('remainder for floats: "division(lhs, rhs) from IEEE-754 with rounding attribute '
+             'roundTowardZero"', "defined (C fmod); compared exactly"),
+)
+
+
+# ------------------------------------------------------------------------------- lookup
+
+def _strip(op: str) -> str:
+    return op.split(".", 1)[1] if op.startswith("stablehlo.") else op
+
+
+def entries_for(op: str) -> list[ImplDefined]:
+    op = _strip(op)
+    return [e for e in IMPL_DEFINED_TABLE
+            if e.op == op or (e.op == "*" and op not in _NOT_BY_QUANTIZED_RULE)]
+
+
+def impl_defined_mask(op: str, inputs, attributes: dict | None, result_type):
+    """Which result elements of ``op`` are implementation-defined for these inputs.
+
+    Returns a bool array of the result's shape, or None when no element is. For ops with
+    several results pass a list of result types and get a list of masks back.
+    """
+    if isinstance(result_type, (list, tuple)):
+        return [impl_defined_mask(op, inputs, attributes, t) for t in result_type]
+    inputs = [np.asarray(x) for x in inputs]
+    attributes = dict(attributes or {})
+    shape = None
+    combined = None
+    for entry in entries_for(op):
+        if entry.mask is None:
+            shape = shape or _result_shape(result_type, inputs)
+            mask = _all(shape)
+        else:
+            mask = np.asarray(entry.mask(inputs, attributes, result_type), dtype=bool)
+        combined = mask if combined is None else (combined | mask)
+    if combined is None or not combined.any():
+        return None
+    return np.array(combined)

@@ -1,0 +1,289 @@
+"""The comparator: a backend's result against the oracle's, within a documented tolerance.
+
+Per element (vectorized over the whole tensor):
+
+  1. elements marked implementation-defined (oracle/impl_defined.py) are not compared;
+  2. NaN matches any NaN (payload and sign are not specified by IEEE-754 for results);
+     a complex value counts as NaN if either part is NaN;
+  3. equal values match; with ``tolerance.strict_signed_zero`` a zero of the wrong sign
+     does not (IEEE defines the sign of zero results, e.g. sqrt(-0) = -0);
+  4. otherwise the element passes if ANY bound of the tolerance holds (reports/tolerance.py);
+     the ULP bound also relates the largest finite value and infinity (adjacent values),
+     the relative/absolute bounds only finite values;
+  5. a backend that flushes subnormals to zero (declared by the caller, who then passes
+     ``flushed_expected``: the oracle's result with subnormal inputs and outputs flushed)
+     may match ``expected``, ``flushed_expected`` or ``flush_subnormals(expected)``; there is
+     no global widening of the tolerance.
+
+Status: 'mismatch' if any compared element fails (or shapes/dtypes differ); otherwise
+'implementation-defined' if some element was not compared, else 'pass'.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from oracle.numerics import flush_subnormals, hex_bits, isfinite, isnan, signbit, ulp_distance
+from oracle.types import ElementType, element_type
+
+from .tolerance import EXACT, Tolerance
+
+__all__ = ["Comparison", "compare", "compare_outputs", "ULP_BUCKETS", "MAX_REPORTED_MISMATCHES"]
+
+#: Histogram buckets, in order: a bucket is (label, low, high) in ULP, inclusive.
+ULP_BUCKETS = (("0", 0, 0), ("1", 1, 1), ("2", 2, 2), ("3-4", 3, 4), ("5-16", 5, 16),
+               ("17-256", 17, 256), (">256", 257, np.inf))
+INF_BUCKET = "inf/NaN"
+MAX_REPORTED_MISMATCHES = 5
+
+
+@dataclass
+class Comparison:
+    status: str  # 'pass' | 'mismatch' | 'implementation-defined'
+    max_ulp: float = 0.0
+    mismatch_count: int = 0
+    message: str = ""
+    #: (index tuple, expected, actual, expected_hex, actual_hex, ulp); compare_outputs
+    #: prefixes the index with the output number: (output, *index).
+    first_mismatches: list = field(default_factory=list)
+    ulp_histogram: dict = field(default_factory=dict)
+    compared_count: int = 0
+    impl_defined_count: int = 0
+    per_output: list = field(default_factory=list)  # compare_outputs: one Comparison per output
+
+    @property
+    def passed(self) -> bool:
+        return self.status != "mismatch"
+
+
+# ------------------------------------------------------------------------ per element
+
+def _as_type(et) -> ElementType:
+    et = element_type(et) if isinstance(et, str) else et
+    if getattr(et, "is_quantized", False):  # compare quantized tensors on their storage integers
+        et = et.storage_type
+    return et
+
+
+def _to_float64(a: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore", over="ignore"):
+        return a.astype(np.complex128 if np.iscomplexobj(a) else np.float64)
+
+
+def _within_bounds(expected, actual, ulps, tol: Tolerance) -> np.ndarray:
+    """Where ANY bound of ``tol`` holds (not looking at NaN or signed zeros)."""
+    ok = np.zeros(ulps.shape, dtype=bool)
+    if tol.ulp:
+        ok |= ulps <= tol.ulp
+    if tol.rel or tol.abs:
+        e, a = _to_float64(expected), _to_float64(actual)
+        finite = isfinite(expected) & isfinite(actual)
+        with np.errstate(invalid="ignore", over="ignore"):
+            error = np.abs(a - e)
+            if tol.abs:
+                ok |= finite & (error <= tol.abs)
+            if tol.rel:
+                ok |= finite & (error <= tol.rel * np.abs(e))
+    return ok
+
+
+def _wrong_signed_zero(expected, actual, et: ElementType) -> np.ndarray:
+    """Both zero (per component for complex) but with different signs."""
+    if et.is_complex:
+        return (_wrong_signed_zero(expected.real, actual.real, et.component)
+                | _wrong_signed_zero(expected.imag, actual.imag, et.component))
+    if not (et.is_float and et.has_negative_zero):
+        return np.zeros(np.shape(expected), dtype=bool)
+    with np.errstate(invalid="ignore"):  # some ml_dtypes comparisons warn on NaN
+        both_zero = (expected == 0) & (actual == 0)
+    return both_zero & (signbit(expected) != signbit(actual))
+
+
+def _match(expected, actual, et: ElementType, tol: Tolerance) -> tuple[np.ndarray, np.ndarray]:
+    """(element passes, ULP distance) for same-shape arrays of one element type."""
+    ulps = ulp_distance(expected, actual)
+    if not (et.is_float or et.is_complex):
+        ok = ulps == 0
+        if not tol.is_exact:  # e.g. quantized storage integers, +-1
+            ok |= _within_bounds(expected, actual, ulps, tol)
+        return ok, ulps
+    e_nan, a_nan = isnan(expected), isnan(actual)
+    with np.errstate(invalid="ignore"):
+        equal = np.asarray(expected == actual)
+    if et.is_complex:  # any-NaN complex values are all "NaN"; == is False for them anyway
+        ulps = np.where(e_nan & a_nan, 0.0, np.where(e_nan | a_nan, np.inf, ulps))
+    ok = equal
+    if not tol.is_exact:
+        ok = ok | _within_bounds(expected, actual, ulps, tol)
+    ok = ok & ~(e_nan | a_nan)
+    if tol.strict_signed_zero:
+        ok &= ~_wrong_signed_zero(expected, actual, et)
+    return ok | (e_nan & a_nan), ulps
+
+
+# ------------------------------------------------------------------------- reporting
+
+def _histogram(ulps: np.ndarray) -> dict:
+    histogram = {}
+    finite = ulps[np.isfinite(ulps)]
+    for label, low, high in ULP_BUCKETS:
+        n = int(np.count_nonzero((finite >= low) & (finite <= high)))
+        if n:
+            histogram[label] = n
+    n_inf = int(ulps.size - finite.size)
+    if n_inf:
+        histogram[INF_BUCKET] = n_inf
+    return histogram
+
+
+def _python_value(x, et: ElementType):
+    if et.is_complex:
+        return complex(x)
+    if et.is_float:
+        return float(x)
+    if et.is_bool:
+        return bool(x)
+    return int(x)
+
+
+def _first_mismatches(expected, actual, ulps, bad, et, limit=MAX_REPORTED_MISMATCHES) -> list:
+    flat = np.flatnonzero(bad.ravel())[:limit]
+    rows = []
+    for i in flat:  # at most `limit` elements: formatting only
+        index = tuple(int(k) for k in np.unravel_index(i, bad.shape))
+        e, a = expected[index], actual[index]
+        ulp = float(ulps[index])
+        rows.append((index, _python_value(e, et), _python_value(a, et), hex_bits(e, et), hex_bits(a, et), ulp))
+    return rows
+
+
+def _format_mismatch_rows(rows, et: ElementType) -> str:
+    """One line per mismatch; values print in the element type's shortest form."""
+    lines = []
+    for index, e, a, eh, ah, ulp in rows:
+        if not (et.is_float or et.is_complex):
+            ulp_text = ""
+        elif ulp == 0:
+            ulp_text = ", wrong sign of zero"
+        else:
+            ulp_text = ", ULP inf" if ulp == np.inf else f", {ulp:g} ULP"
+        e_text, a_text = (str(np.asarray(v, dtype=et.dtype)[()]) for v in (e, a))
+        eh, ah = (h if h.startswith("(") else f"({h})" for h in (eh, ah))  # complex: already "(re, im)"
+        lines.append(f"  [{', '.join(map(str, index))}]: expected {e_text} {eh}, "
+                     f"actual {a_text} {ah}{ulp_text}")
+    return "\n".join(lines)
+
+
+def _format_histogram(histogram: dict) -> str:
+    return "ULP histogram: " + ", ".join(f"{k}: {v}" for k, v in histogram.items())
+
+
+# --------------------------------------------------------------------------- compare
+
+def compare(expected, actual, element_type, tolerance: Tolerance = EXACT, *,
+            impl_defined: np.ndarray | None = None,
+            flushed_expected: np.ndarray | None = None) -> Comparison:
+    """Compare one result tensor. See the module docstring for the rules."""
+    et = _as_type(element_type)
+    expected = np.asarray(expected)
+    actual = np.asarray(actual)
+    if expected.dtype != et.dtype:
+        raise TypeError(f"compare: expected array has dtype {expected.dtype}, not {et} ({et.dtype})")
+    if actual.shape != expected.shape:
+        return Comparison("mismatch", mismatch_count=int(expected.size),
+                          message=f"shape mismatch: expected {expected.shape}, got {actual.shape}")
+    if actual.dtype != et.dtype:
+        return Comparison("mismatch", mismatch_count=int(expected.size),
+                          message=f"dtype mismatch: expected {et} ({et.dtype}), got {actual.dtype}")
+
+    ok, ulps = _match(expected, actual, et, tolerance)
+    if flushed_expected is not None:
+        flushed_expected = np.asarray(flushed_expected)
+        if flushed_expected.shape != expected.shape or flushed_expected.dtype != et.dtype:
+            raise TypeError("compare: flushed_expected must have the shape and dtype of expected")
+        for alternative in (flushed_expected, flush_subnormals(flushed_expected), flush_subnormals(expected)):
+            ok_alt, ulps_alt = _match(alternative, actual, et, tolerance)
+            ok |= ok_alt
+            ulps = np.minimum(ulps, ulps_alt)
+
+    if impl_defined is None:
+        skipped = np.zeros(expected.shape, dtype=bool)
+    else:
+        skipped = np.broadcast_to(np.asarray(impl_defined, dtype=bool), expected.shape)
+    compared = ~skipped
+    bad = ~ok & compared
+    compared_ulps = ulps[compared]
+
+    n_compared = int(np.count_nonzero(compared))
+    n_skipped = int(expected.size - n_compared)
+    n_bad = int(np.count_nonzero(bad))
+    max_ulp = float(compared_ulps.max()) if compared_ulps.size else 0.0
+    histogram = _histogram(compared_ulps)
+    exact_type = not (et.is_float or et.is_complex)
+
+    if n_bad:
+        rows = _first_mismatches(expected, actual, ulps, bad, et)
+        message = (f"{n_bad} of {n_compared} compared elements differ ({et}, tolerance: "
+                   f"{tolerance.describe()})" + (f"; {n_skipped} implementation-defined not compared" if n_skipped else "")
+                   + ":\n" + _format_mismatch_rows(rows, et))
+        if n_bad > len(rows):
+            message += f"\n  ... and {n_bad - len(rows)} more"
+        if not exact_type:
+            message += "\n" + _format_histogram(histogram)
+        return Comparison("mismatch", max_ulp, n_bad, message, rows, histogram, n_compared, n_skipped)
+
+    ulp_note = "" if exact_type else f", max {max_ulp:g} ULP"
+    if n_skipped:
+        return Comparison("implementation-defined", max_ulp, 0,
+                          f"{n_compared} compared elements match{ulp_note}; {n_skipped} "
+                          f"implementation-defined elements not compared",
+                          [], histogram, n_compared, n_skipped)
+    return Comparison("pass", max_ulp, 0, f"all {n_compared} elements match{ulp_note}",
+                      [], histogram, n_compared, 0)
+
+
+def compare_outputs(expected: Sequence, actual: Sequence, element_types: Sequence,
+                    tolerance: Tolerance | Sequence[Tolerance] = EXACT,
+                    impl_masks: Sequence | None = None,
+                    flushed_expected: Sequence | None = None) -> Comparison:
+    """Compare every output of a program; the result aggregates ``compare`` per output.
+
+    ``tolerance`` is one Tolerance for all outputs or one per output; ``impl_masks`` and
+    ``flushed_expected`` are per-output lists whose items may be None.
+    """
+    expected, actual = list(expected), list(actual)
+    if len(expected) != len(actual):
+        return Comparison("mismatch", message=f"expected {len(expected)} outputs, got {len(actual)}")
+    n = len(expected)
+    tolerances = [tolerance] * n if isinstance(tolerance, Tolerance) else list(tolerance)
+    masks = list(impl_masks) if impl_masks is not None else [None] * n
+    flushed = list(flushed_expected) if flushed_expected is not None else [None] * n
+    if not (len(element_types) == len(tolerances) == len(masks) == len(flushed) == n):
+        raise ValueError("compare_outputs: per-output lists must all have one item per output")
+
+    results = [compare(e, a, t, tol, impl_defined=m, flushed_expected=f)
+               for e, a, t, tol, m, f in zip(expected, actual, element_types, tolerances, masks, flushed)]
+    statuses = {r.status for r in results}
+    status = ("mismatch" if "mismatch" in statuses else
+              "implementation-defined" if "implementation-defined" in statuses else "pass")
+    histogram = Counter()
+    for r in results:
+        histogram.update(r.ulp_histogram)
+    first = [((i, *row[0]), *row[1:]) for i, r in enumerate(results) for row in r.first_mismatches]
+    lines = [f"output #{i}: {r.message}" for i, r in enumerate(results)
+             if status == "pass" or r.status != "pass"]
+    return Comparison(
+        status=status,
+        max_ulp=max((r.max_ulp for r in results), default=0.0),
+        mismatch_count=sum(r.mismatch_count for r in results),
+        message="\n".join(lines) if n else "no outputs",
+        first_mismatches=first[:MAX_REPORTED_MISMATCHES],
+        ulp_histogram={label: histogram[label] for label, *_ in ULP_BUCKETS + ((INF_BUCKET,),) if histogram[label]},
+        compared_count=sum(r.compared_count for r in results),
+        impl_defined_count=sum(r.impl_defined_count for r in results),
+        per_output=results,
+    )
