@@ -1,0 +1,176 @@
+"""One-op programs: a public ``@main`` whose arguments are the operands of one op and whose
+results are that op's results, plus one input set for it (spec "Programs").
+
+``one_op_programs(op_info)`` asks the op's registry entry for a valid Signature
+(``draw_signature(draw, element_type)``), builds the IR directly, and draws the inputs with
+the op's own ``draw_inputs(draw, signature)`` if it has one, else with the generic
+edge-value tensors of ``generators.tensors.input_sets``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+from hypothesis import strategies as st
+
+from oracle import ir
+from oracle.mlir_text import print_module
+from oracle.registry import OpInfo, Signature
+from oracle.types import ElementType, QuantizedElementType, TensorType, TupleType
+
+from .dtypes import as_element_type, op_element_types
+from .tensors import input_sets
+
+
+@dataclass(eq=False)
+class Case:
+    """One drawn program and one input set for it."""
+    module: ir.Module
+    inputs: list
+    op: str                          # full op name: "stablehlo.add"
+    element_types: tuple[str, ...]   # element type names of the operands, then of the results (no repeats)
+    signature: Signature | None = field(default=None, repr=False)
+
+    @property
+    def text(self) -> str:
+        return program_text(self)
+
+
+# --------------------------------------------------------------------------- building
+
+def _as_attr(name: str, value: Any) -> ir.Attr:
+    """Signature attributes should be ir.Attr already; plain Python values are wrapped."""
+    if isinstance(value, ir.Attr):
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        return ir.BoolAttr(bool(value))
+    if isinstance(value, (int, np.integer)):
+        return ir.IntegerAttr(int(value))
+    if isinstance(value, (float, np.floating)):
+        return ir.FloatAttr(float(value))
+    if isinstance(value, str):
+        return ir.StringAttr(value)
+    if isinstance(value, (tuple, list)) and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+                                                 for v in value):
+        return ir.DenseArray("i64", tuple(int(v) for v in value))
+    raise TypeError(f"attribute {name!r}: cannot turn {type(value).__name__} {value!r} into an MLIR attribute; "
+                    f"give an oracle.ir attribute")
+
+
+def _region(r) -> ir.Region:
+    """Signature.regions entries: an ir.Region, or a zero-argument callable returning one."""
+    if isinstance(r, ir.Region):
+        return r
+    if callable(r):
+        built = r()
+        if isinstance(built, ir.Region):
+            return built
+    raise TypeError(f"Signature.regions entry {r!r} is neither an ir.Region nor a builder of one")
+
+
+def build_module(op_name: str, signature: Signature) -> ir.Module:
+    """``func.func @main(operands...) -> results { %r = op(operands); return %r }``."""
+    args = tuple(ir.Value(t, f"%arg{i}") for i, t in enumerate(signature.operand_types))
+    n = len(signature.result_types)
+    results = tuple(ir.Value(t, "%0" if n == 1 else f"%0#{i}") for i, t in enumerate(signature.result_types))
+    # Sorted by name, as MLIR prints them: the text (and case_id) do not depend on dict order.
+    attributes = {k: _as_attr(k, v) for k, v in sorted(signature.attributes.items())}
+    op = ir.Op(op_name, args, results, attributes, tuple(_region(r) for r in signature.regions))
+    ret = ir.Op("func.return", results, ())
+    main = ir.Function("main", args, tuple(signature.result_types), (op, ret))
+    return ir.Module((main,))
+
+
+def _element_names(types: Sequence) -> list[str]:
+    out: list[str] = []
+    for t in types:
+        if isinstance(t, TensorType):
+            et = t.element_type
+            out.append(et.name if not isinstance(et, QuantizedElementType) else str(et))
+        elif isinstance(t, TupleType):
+            out += _element_names(t.types)
+    return out
+
+
+def _unique_names(names: Sequence[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(names))
+
+
+def _element_type_choices(op_info: OpInfo, element_type) -> list[ElementType]:
+    if element_type is None:
+        return op_element_types(op_info)
+    if isinstance(element_type, (str, ElementType)):
+        return [as_element_type(element_type)]
+    return [as_element_type(t) for t in element_type]
+
+
+def one_op_programs(op_info: OpInfo, element_type: str | ElementType | Sequence | None = None) -> st.SearchStrategy:
+    """Cases for one op: ``element_type`` (a name / ElementType / list of them; default: every
+    type the op accepts) is passed to the op's ``draw_signature``."""
+    if op_info.draw_signature is None:
+        raise ValueError(f"{op_info.name} has no draw_signature: it cannot be generated yet")
+    choices = _element_type_choices(op_info, element_type)
+    element_strategy = st.just(choices[0]) if len(choices) == 1 else st.sampled_from(choices)
+
+    @st.composite
+    def draw_case(draw):
+        et = draw(element_strategy)
+        sig = op_info.draw_signature(draw, et)
+        module = build_module(op_info.name, sig)
+        if op_info.draw_inputs is not None:
+            inputs = list(op_info.draw_inputs(draw, sig))
+        else:
+            inputs = draw(input_sets(sig))
+        names = _unique_names(_element_names(sig.operand_types) + _element_names(sig.result_types))
+        return Case(module=module, inputs=inputs, op=op_info.name, element_types=names or (et.name,), signature=sig)
+    return draw_case()
+
+
+# ------------------------------------------------------------------------------ naming
+
+def program_text(case: Case) -> str:
+    """The case's program as MLIR text (generic op form; oracle.parse_module reads it back)."""
+    return print_module(case.module)
+
+
+def _input_digest(h, value) -> None:
+    if isinstance(value, tuple):
+        h.update(b"(")
+        for v in value:
+            _input_digest(h, v)
+        h.update(b")")
+        return
+    if not isinstance(value, np.ndarray):  # a token
+        h.update(repr(value).encode())
+        return
+    h.update(f"{value.dtype.name}{value.shape}".encode())
+    data = np.ascontiguousarray(value)
+    if data.dtype.itemsize == 1 and data.dtype.name in ("int2", "int4", "uint2", "uint4", "float4_e2m1fn",
+                                                         "float6_e2m3fn", "float6_e3m2fn"):
+        from oracle.literals import to_hex_bytes
+        from oracle.types import element_type_of_dtype
+        h.update(to_hex_bytes(data, element_type_of_dtype(data.dtype)))  # only the valid low bits
+    else:
+        h.update(data.tobytes())
+
+
+def case_hash(case: Case, length: int = 12) -> str:
+    h = hashlib.sha256(program_text(case).encode())
+    for x in case.inputs:
+        _input_digest(h, x)
+    return h.hexdigest()[:length]
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "", text)
+
+
+def case_id(case: Case) -> str:
+    """Short, stable id: ``add-f32-<12 hex digits of sha256(program text, inputs)>``."""
+    mnemonic = case.op.split(".", 1)[-1]
+    types = "_".join(_slug(t) for t in case.element_types[:3])
+    return f"{mnemonic}-{types}-{case_hash(case)}"
