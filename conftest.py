@@ -34,7 +34,13 @@ def backend_names(pytestconfig) -> list[str]:
     return [b.strip() for b in pytestconfig.getoption("--backend").split(",") if b.strip()]
 
 
+#: Programs drawn per op x element type x backend in the differential suite, per profile:
+#: every drawn program is compiled by each backend, so CI keeps this small and relies on the
+#: edge-reaching tensors (each case holds many edge values) rather than on many cases.
+DIFFERENTIAL_EXAMPLES = {"ci": 2, "dev": 10, "nightly": 100}
+
+
 @pytest.fixture(scope="session")
 def max_examples(pytestconfig) -> int:
-    from hypothesis import settings
-    return pytestconfig.getoption("--max-examples") or settings().max_examples
+    profile = os.environ.get("HYPOTHESIS_PROFILE") or pytestconfig.getoption("--hypothesis-profile", None) or "ci"
+    return pytestconfig.getoption("--max-examples") or DIFFERENTIAL_EXAMPLES.get(profile, 2)
