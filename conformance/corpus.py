@@ -1,0 +1,1064 @@
+"""External test files (corpora) turned into programs that ANY backend can run.
+
+Two formats are understood; both become "a module whose public ``@main`` takes no
+arguments and returns the values to check" plus a list of :class:`Check` records, so a
+backend never needs the ``check`` dialect:
+
+* **interpret** -- the official interpreter tests (``stablehlo/tests/interpret/*.mlir``):
+  cases separated by ``// -----`` (MLIR splits on that substring anywhere in a line, so
+  ``// // -----`` splits too); each case is a ``func.func`` without arguments, or a
+  ``module`` whose ``@main`` is the entry (the interpreter runs the only function, or
+  ``@main`` when there are several).  Expectations are ``check.*`` ops, which MLIR (jaxlib)
+  does not know, so they are the ONLY thing rewritten as text: each check statement is
+  blanked out (line numbers stay those of the file), the entry function is renamed
+  ``@main`` and made to return the checked operands.  Everything else is parsed and
+  verified by MLIR (``oracle.parse_module``); a malformed case gets status ``error`` with
+  MLIR's ``file:line:col`` diagnostic.
+* **testdata** -- the StableHLO repo's ``testdata`` files: ``@main`` calls private
+  ``@inputs``/``@expected`` and checks with ``stablehlo.custom_call @check.*``.  These are
+  rewritten on the parsed MLIR module (jaxlib Python bindings): the check custom_calls are
+  erased and ``@main`` returns ``(actual, expected)`` pairs.
+
+Check semantics follow the official interpreter (``stablehlo/tests/CheckOps.cpp`` and
+``stablehlo/reference/Element.cpp`` ``areApproximatelyEqual``):
+
+* ``eq``: integers/booleans exactly; floats by IEEE equality (so -0 == +0, as APFloat's
+  ``==``), complex per component.  Deviation: NaN matches NaN (the official check fails on
+  any NaN, so no official case depends on it).
+* ``almost_eq``: per component (complex: real and imaginary separately): equal, or both
+  NaN, or both finite with the same sign bit and ``|a - b| <= tolerance`` (in f64).
+  Default tolerance 1e-4 (``check.expect_almost_eq*``), 1e-4 for testdata ``check.eq`` on
+  floats, 1e-3 for testdata ``check.expect_almost_eq``.
+* ``close``: ULP distance as the official ``ULPDifference`` (subnormals rounded to the
+  nearest of 0 / smallest normal, distance through zero when signs differ, complex = max
+  of the components) within ``[min_ulp_difference, max_ulp_difference]`` (defaults 0 and
+  1); both NaN match.  Testdata ``check.expect_close`` allows 0..3 ULP.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from reports.results import CaseResult
+
+# --------------------------------------------------------------------------- records
+
+#: Files of the interpret corpus that test the C++ tool itself, not StableHLO semantics.
+TOOL_FILES = {
+    "printing.mlir": "tests the interpreter's result printing (FileCheck on stdout), not op semantics",
+    "probe.mlir": "tests the interpreter's probe instrumentation (interpreter.probe / expect_serialized_eq)",
+    "api_input_arguments.mlir": "tests the interpreter's --args command-line option",
+}
+
+_DEFAULT_ALMOST_EQ_TOL = 1e-4
+_TESTDATA_ALMOST_EQ_TOL = 1e-3
+_TESTDATA_CLOSE_MAX_ULP = 3
+
+
+@dataclass
+class Check:
+    """One expectation on the outputs of the rewritten program."""
+    kind: str                      # "eq" | "almost_eq" | "close"
+    actual: int                    # index of the checked value among @main's results
+    expected: int | None = None    # index of the expected value among the results (two-operand checks)
+    expected_value: np.ndarray | None = field(default=None, repr=False)  # the constant of *_const checks
+    tolerance: float | None = None  # almost_eq
+    max_ulp: int | None = None     # close
+    min_ulp: int = 0               # close
+    type: str = ""                 # MLIR type of the checked value
+    op: str = ""                   # the check as written: "check.expect_eq_const", "@check.expect_close", ...
+    line: int = 0                  # line of the check in its file
+
+    def describe(self) -> str:
+        extra = ""
+        if self.kind == "almost_eq":
+            extra = f" (tolerance {self.tolerance:g})"
+        elif self.kind == "close":
+            extra = f" (ULP in [{self.min_ulp}, {self.max_ulp}])"
+        where = f" at line {self.line}" if self.line else ""
+        return f"{self.op or self.kind}{where}{extra}"
+
+
+@dataclass
+class CorpusCase:
+    id: str                         # "add.mlir:23:add_op_test_si4" or "file::name"
+    file: str                       # path of the source file
+    name: str                       # entry function (or module) name
+    line: int = 0                   # line of the entry function in the file
+    format: str = "interpret"       # "interpret" | "testdata"
+    program_text: str = ""          # the rewritten module (public @main(), returns the checked values)
+    checks: list[Check] = field(default_factory=list)
+    ops: list[str] = field(default_factory=list)     # op names used ("stablehlo.add", "chlo.mulhi", ...)
+    dtypes: list[str] = field(default_factory=list)  # element types seen in the program
+    skip_reason: str = ""           # not a StableHLO semantics test (tool tests)
+    unsupported_reason: str = ""    # a form this project cannot run yet (run_parallel, probes, ...)
+    error: str = ""                 # the case is malformed: MLIR's diagnostics
+
+    @property
+    def runnable(self) -> bool:
+        return not (self.skip_reason or self.unsupported_reason or self.error)
+
+
+# --------------------------------------------------------------------------- loading
+
+def load_cases(path: str, *, root: str | None = None) -> list[CorpusCase]:
+    """All cases of a corpus file, or of every ``*.mlir`` under a directory (sorted).
+
+    ``root`` (default: the directory itself, or the file's directory) makes the ids
+    relative (``chlo/mulhi.mlir:6:mulhi_op_test_si8``).  Never raises for a bad case: it
+    comes back with ``error`` set.
+    """
+    if os.path.isdir(path):
+        root = root or path
+        files = sorted(glob.glob(os.path.join(path, "**", "*.mlir"), recursive=True))
+        out: list[CorpusCase] = []
+        for f in files:
+            out.extend(load_cases(f, root=root))
+        return out
+    root = root or os.path.dirname(os.path.abspath(path))
+    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    fmt = detect_format(text)
+    if fmt == "testdata":
+        return [load_testdata_case(text, rel, path)]
+    return load_interpret_cases(text, rel, path)
+
+
+_TESTDATA_MARK = re.compile(r'@check\.[\w.]+\s*\(|call_target_name\s*=\s*"check\.')
+_INTERPRET_MARK = re.compile(r"^\s*check\.\w+", re.M)
+
+
+def detect_format(text: str) -> str:
+    """``"testdata"`` if checks are ``stablehlo.custom_call @check.*``, else ``"interpret"``."""
+    if _TESTDATA_MARK.search(text) and not _INTERPRET_MARK.search(text):
+        return "testdata"
+    return "interpret"
+
+
+# ----------------------------------------------------------------- interpret format
+
+_SPLIT = re.compile(r"// -----")
+_FUNC_HEADER = re.compile(
+    r"^(?P<indent>\s*)func\.func\s+(?:(?:public|private|nested)\s+)?@(?P<name>[\w.$-]+|\"[^\"]*\")\s*\(")
+
+
+def split_cases(text: str) -> list[tuple[int, str]]:
+    """(first line number, text) of each ``// -----``-separated chunk.
+
+    Like MLIR's ``splitAndProcessBuffer`` the marker splits wherever it occurs, so a
+    ``// // -----`` line splits too.
+    """
+    chunks, current, start = [], [], 1
+    for i, line in enumerate(text.split("\n"), start=1):
+        if _SPLIT.search(line):
+            chunks.append((start, "\n".join(current)))
+            current, start = [], i + 1
+        else:
+            current.append(line)
+    chunks.append((start, "\n".join(current)))
+    return chunks
+
+
+@dataclass
+class _Statement:
+    first: int   # 0-based line index within the chunk
+    last: int
+    text: str
+
+
+def _bracket_delta(line: str) -> int:
+    depth = 0
+    in_str = False
+    for i, c in enumerate(line):
+        if c == '"' and (i == 0 or line[i - 1] != "\\"):
+            in_str = not in_str
+        elif in_str:
+            continue
+        elif c in "[({":
+            depth += 1
+        elif c in "])}":
+            depth -= 1
+        elif c == "<":
+            depth += 1
+        elif c == ">" and not (i > 0 and line[i - 1] == "-"):
+            depth -= 1
+    return depth
+
+
+def _strip_comment(line: str) -> str:
+    in_str = False
+    for i, c in enumerate(line):
+        if c == '"' and (i == 0 or line[i - 1] != "\\"):
+            in_str = not in_str
+        elif not in_str and line.startswith("//", i):
+            return line[:i]
+    return line
+
+
+def _check_statements(lines: list[str]) -> list[_Statement]:
+    """Every ``check.*`` statement: from its first line until its brackets balance."""
+    out, i = [], 0
+    while i < len(lines):
+        code = _strip_comment(lines[i])
+        if re.match(r"^\s*check\.\w+", code):
+            first, depth, parts = i, _bracket_delta(code), [code.strip()]
+            while (depth > 0 or _incomplete(" ".join(parts))) and i + 1 < len(lines):
+                if depth <= 0 and _STATEMENT_START.match(_strip_comment(lines[i + 1])):
+                    break  # a malformed check (no ': type'): never swallow the next statement
+                i += 1
+                more = _strip_comment(lines[i])
+                parts.append(more.strip())
+                depth += _bracket_delta(more)
+            out.append(_Statement(first, i, " ".join(parts)))
+        i += 1
+    return out
+
+
+_STATEMENT_START = re.compile(r"^\s*(?:%|func\.|return\b|check\.|stablehlo\.|chlo\.|\}|\"|module\b)")
+
+
+def _incomplete(statement: str) -> bool:
+    """A check statement continues on the next line: trailing ',' or ':', or no ': type' yet."""
+    s = statement.rstrip()
+    return s.endswith((",", ":")) or not _partition_type(s.split(None, 1)[1] if " " in s else "")[1]
+
+
+class CheckSyntaxError(ValueError):
+    pass
+
+
+def _split_top(text: str, sep: str = ",") -> list[str]:
+    """Split on ``sep`` outside brackets (``->`` is not a bracket)."""
+    parts, depth, cur, in_str = [], 0, [], False
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            in_str = not in_str
+        elif not in_str:
+            if c in "[({<":
+                depth += 1
+            elif c in "])}" or (c == ">" and not (i > 0 and text[i - 1] == "-")):
+                depth -= 1
+            elif c == sep and depth == 0:
+                parts.append("".join(cur).strip())
+                cur = []
+                i += 1
+                continue
+        cur.append(c)
+        i += 1
+    if "".join(cur).strip():
+        parts.append("".join(cur).strip())
+    return parts
+
+
+def _balanced_end(text: str, pos: int, open_ch: str, close_ch: str) -> int:
+    """Index just past the bracket matching ``text[pos] == open_ch``."""
+    depth, in_str = 0, False
+    for i in range(pos, len(text)):
+        c = text[i]
+        if c == '"':
+            in_str = not in_str
+        elif in_str:
+            continue
+        elif c == open_ch:
+            depth += 1
+        elif c == close_ch and not (close_ch == ">" and i > 0 and text[i - 1] == "-"):
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    raise CheckSyntaxError(f"unbalanced {open_ch}{close_ch} in {text!r}")
+
+
+_VALUE = r"%[\w.$-]+(?:#\d+)?"
+
+
+@dataclass
+class ParsedCheck:
+    """A ``check.*`` statement, parsed (before output indices are assigned)."""
+    op: str                     # "expect_eq_const", ...
+    kind: str                   # eq / almost_eq / close / serialized
+    operands: list[str]         # SSA names
+    type: str                   # MLIR type of the (first) operand
+    dense: str | None = None    # "dense<...>" body of *_const checks
+    tolerance: float | None = None
+    max_ulp: int | None = None
+    min_ulp: int = 0
+
+
+def parse_check(statement: str) -> ParsedCheck:
+    """Parse one ``check.*`` statement (any of the forms of CheckOps.td).
+
+    ``check.expect_eq_const %x, dense<..> : T``; ``check.expect_almost_eq_const %x,
+    dense<..> : T {tolerance = 0.1 : f64}`` (or ``, tolerance = 0.1``);
+    ``check.expect_eq %a, %b : T``; ``check.expect_almost_eq %a, %b, tolerance = 0.1 : T``;
+    ``check.expect_close %a, %b, max_ulp_difference = 3[, min_ulp_difference = 0] : T, T``;
+    ``check.expect_serialized_eq %x, probe_id = "p"[, iter = 0] : T``.
+    """
+    s = statement.strip()
+    m = re.match(r"check\.(\w+)\s+", s)
+    if not m:
+        raise CheckSyntaxError(f"not a check op: {s!r}")
+    op, rest = m.group(1), s[m.end():]
+    if op in ("expect_eq_const", "expect_almost_eq_const"):
+        m = re.match(rf"({_VALUE})\s*,\s*", rest)
+        if not m or not rest[m.end():].startswith("dense<"):
+            raise CheckSyntaxError(f"expected '%value, dense<...>' in {s!r}")
+        operand = m.group(1)
+        start = m.end() + len("dense")
+        end = _balanced_end(rest, start, "<", ">")
+        dense = rest[start + 1:end - 1]
+        tail = rest[end:].strip()
+        mt = re.match(r":\s*", tail)
+        if not mt:
+            raise CheckSyntaxError(f"expected ': type' after the dense literal in {s!r}")
+        tail = tail[mt.end():]
+        tm = re.match(r"tensor<", tail)
+        if not tm:
+            raise CheckSyntaxError(f"expected a tensor type in {s!r}")
+        tend = _balanced_end(tail, len("tensor"), "<", ">")
+        ty, tail = tail[:tend], tail[tend:].strip()
+        tol = None
+        mtol = re.search(r"tolerance\s*=\s*([-+0-9.eE]+)", tail)
+        if mtol:
+            tol = float(mtol.group(1))
+        kind = "eq" if op == "expect_eq_const" else "almost_eq"
+        if kind == "almost_eq" and tol is None:
+            tol = _DEFAULT_ALMOST_EQ_TOL
+        return ParsedCheck(op, kind, [operand], ty, dense=dense, tolerance=tol)
+    head, colon, ty = _partition_type(rest)
+    if not colon:
+        raise CheckSyntaxError(f"expected ': type' in {s!r}")
+    parts = _split_top(head)
+    values = [p for p in parts if re.fullmatch(_VALUE, p)]
+    attrs = dict(_attr_pair(p) for p in parts if "=" in p)
+    types = _split_top(ty)
+    first_type = types[0] if types else ""
+    if op == "expect_eq":
+        _want(values, 2, s)
+        return ParsedCheck(op, "eq", values, first_type)
+    if op == "expect_almost_eq":
+        _want(values, 2, s)
+        tol = float(attrs.get("tolerance", _DEFAULT_ALMOST_EQ_TOL))
+        return ParsedCheck(op, "almost_eq", values, first_type, tolerance=tol)
+    if op == "expect_close":
+        _want(values, 2, s)
+        return ParsedCheck(op, "close", values, first_type, max_ulp=int(attrs.get("max_ulp_difference", 1)),
+                           min_ulp=int(attrs.get("min_ulp_difference", 0)))
+    if op == "expect_serialized_eq":
+        return ParsedCheck(op, "serialized", values, first_type)
+    raise CheckSyntaxError(f"unknown check op check.{op}")
+
+
+def _partition_type(rest: str) -> tuple[str, str, str]:
+    """Split ``operands-and-attrs : types`` at the first top-level ':' (outside brackets/strings)."""
+    depth, in_str = 0, False
+    for i, c in enumerate(rest):
+        if c == '"':
+            in_str = not in_str
+        elif in_str:
+            continue
+        elif c in "[({<":
+            depth += 1
+        elif c in "])}" or (c == ">" and not (i > 0 and rest[i - 1] == "-")):
+            depth -= 1
+        elif c == ":" and depth == 0:
+            return rest[:i].strip(), ":", re.sub(r"\{.*\}\s*$", "", rest[i + 1:]).strip()
+    return rest, "", ""
+
+
+def _attr_pair(text: str) -> tuple[str, str]:
+    k, _, v = text.partition("=")
+    v = v.strip()
+    v = re.sub(r"\s*:\s*\w+$", "", v)  # "0.1 : f64" -> "0.1"
+    return k.strip(), v.strip('"')
+
+
+def _want(values, n, s):
+    if len(values) != n:
+        raise CheckSyntaxError(f"expected {n} operands in {s!r}")
+
+
+def _functions(lines: list[str]) -> list[dict]:
+    """Function headers of a chunk: name, header line, body extent, argument text."""
+    out = []
+    text = "\n".join(lines)
+    offsets = np.cumsum([0] + [len(line) + 1 for line in lines])
+    for i, line in enumerate(lines):
+        m = _FUNC_HEADER.match(_strip_comment(line))
+        if not m:
+            continue
+        name = m.group("name").strip('"')
+        pos = int(offsets[i]) + m.end() - 1  # at '('
+        try:
+            args_end = _balanced_end(text, pos, "(", ")")
+            body_open = text.index("{", args_end)
+            body_end = _balanced_end(text, body_open, "{", "}")
+        except (CheckSyntaxError, ValueError):
+            continue
+        out.append(dict(name=name, line=i, args=text[pos + 1:args_end - 1].strip(),
+                        header_end=args_end, body_open=body_open, body_end=body_end,
+                        signature=text[args_end:body_open]))
+    return out
+
+
+def _line_of(offsets, pos: int) -> int:
+    return int(np.searchsorted(offsets, pos, side="right") - 1)
+
+
+def load_interpret_cases(text: str, rel: str, path: str) -> list[CorpusCase]:
+    base = os.path.basename(rel)
+    cases = []
+    for start, chunk in split_cases(text):
+        if not re.search(r"func\.func", chunk):
+            continue  # an empty case (comments only)
+        cases.append(_interpret_case(chunk, start, rel, path, tool_reason=TOOL_FILES.get(base, "")))
+    return cases
+
+
+def _interpret_case(chunk: str, start: int, rel: str, path: str, *, tool_reason: str = "") -> CorpusCase:
+    lines = chunk.split("\n")
+    funcs = _functions(lines)
+    mod = re.search(r"^\s*module\s+@([\w.$-]+)", chunk, re.M)
+    if len(funcs) == 1:
+        entry = funcs[0]
+    else:
+        entry = next((f for f in funcs if f["name"] == "main"), None)
+    name = entry["name"] if entry else (mod.group(1) if mod else (funcs[0]["name"] if funcs else "?"))
+    if mod and entry and entry["name"] == "main":
+        name = mod.group(1)
+    line = start + (entry["line"] if entry else 0)
+    case = CorpusCase(id=f"{rel}:{line}:{name}", file=path, name=name, line=line, format="interpret")
+    if tool_reason:
+        case.skip_reason = tool_reason
+        return case
+    if "interpreter.run_parallel" in chunk:
+        case.unsupported_reason = ("interpreter.run_parallel (replica/partition process grid, collectives, "
+                                   "infeed/outfeed across processes) is not supported yet")
+        return case
+    if "interpreter.probe" in chunk or "check.expect_serialized_eq" in chunk:
+        case.unsupported_reason = "interpreter.probe / check.expect_serialized_eq instrument the C++ interpreter"
+        return case
+    if entry is None:
+        case.error = f"{rel}:{start}: several functions and none is @main (the interpreter needs @main)"
+        return case
+    if entry["args"]:
+        case.unsupported_reason = f"entry function @{entry['name']} takes arguments"
+        return case
+
+    statements = _check_statements(lines)
+    text = "\n".join(lines)
+    offsets = np.cumsum([0] + [len(x) + 1 for x in lines])
+    body_first = _line_of(offsets, entry["body_open"])
+    body_last = _line_of(offsets, entry["body_end"] - 1)
+    parsed: list[tuple[_Statement, ParsedCheck]] = []
+    for st in statements:
+        try:
+            pc = parse_check(st.text)
+        except CheckSyntaxError as e:
+            case.error = f"{rel}:{start + st.first}: {e}"
+            return case
+        if not body_first <= st.first <= body_last:
+            case.unsupported_reason = f"check at line {start + st.first} is outside the entry function"
+            return case
+        if pc.kind == "serialized":
+            case.unsupported_reason = "check.expect_serialized_eq needs probe files"
+            return case
+        parsed.append((st, pc))
+
+    # Blank out the check statements (keeps every other line where it was).
+    new_lines = list(lines)
+    for st, _ in parsed:
+        for i in range(st.first, st.last + 1):
+            new_lines[i] = ""
+
+    # Outputs: the checked operands, in check order.
+    outputs: list[tuple[str, str]] = []
+    checks: list[Check] = []
+    for st, pc in parsed:
+        try:
+            ty = _operand_type(pc)
+        except CheckSyntaxError as e:
+            case.error = f"{rel}:{start + st.first}: {e}"
+            return case
+        idx = len(outputs)
+        outputs.append((pc.operands[0], ty))
+        chk = Check(kind=pc.kind, actual=idx, tolerance=pc.tolerance, max_ulp=pc.max_ulp, min_ulp=pc.min_ulp,
+                    type=ty, op=f"check.{pc.op}", line=start + st.first)
+        if pc.dense is not None:
+            try:
+                chk.expected_value = expected_constant(pc.dense, ty)
+            except Exception as e:  # malformed literal (MLIR's diagnostic)
+                case.error = f"{rel}:{start + st.first}: bad expected literal for check.{pc.op}: {e}"
+                return case
+        else:
+            chk.expected = len(outputs)
+            outputs.append((pc.operands[1], ty))
+        checks.append(chk)
+
+    # Rewrite the entry function: return the checked values.
+    body_text = "\n".join(new_lines)
+    ret_types = ", ".join(t for _, t in outputs)
+    ret_vals = ", ".join(v for v, _ in outputs)
+    return_line = f"func.return {ret_vals} : {ret_types}" if outputs else "func.return"
+    body_text, ok = _replace_terminator(body_text, entry, return_line)
+    if not ok:
+        case.error = f"{rel}:{line}: cannot find the terminator of @{entry['name']}"
+        return case
+    # Signature: "@name()" [-> existing] -> "@main() -> (types)".
+    if entry["signature"].strip():
+        case.unsupported_reason = f"entry function @{entry['name']} already has results"
+        return case
+    others_use_name = len(re.findall(rf"@{re.escape(entry['name'])}\b", chunk)) > 1
+    rename = entry["name"] != "main" and not others_use_name and not re.search(r"@main\b", chunk)
+    header_re = re.compile(rf"(func\.func\s+(?:(?:public|private)\s+)?)@{re.escape(entry['name'])}(\s*\(\s*\))")
+    new_name = "main" if (rename or entry["name"] == "main") else entry["name"]
+    body_text, n = header_re.subn(
+        lambda m: f"{m.group(1)}@{new_name}{m.group(2)} -> ({ret_types})" if outputs else f"{m.group(1)}@{new_name}{m.group(2)}",
+        body_text, count=1)
+    if n != 1:
+        case.error = f"{rel}:{line}: cannot rewrite the header of @{entry['name']}"
+        return case
+    body_text = re.sub(r"(func\.func\s+)private(\s+@main\b)", r"\1\2", body_text)
+    if new_name != "main":  # keep the test function and add a public @main calling it
+        body_text = _add_wrapper(body_text, entry["name"], [t for _, t in outputs])
+    case.program_text = "\n" * (start - 1) + body_text + "\n"
+    case.checks = checks
+    _annotate(case, rel)
+    return case
+
+
+def expected_constant(dense_body: str, type_text: str) -> np.ndarray:
+    """The value of ``dense<dense_body> : type_text`` exactly as MLIR reads it.
+
+    The literal goes through MLIR (as a ``stablehlo.constant``) and the oracle's exact
+    reader, so decimal spellings round the way MLIR's APFloat does (e.g. ``0.0`` in
+    f8E8M0FNU, which has no zero, becomes 2^-127 as in the official interpreter, where
+    ml_dtypes would give NaN).
+    """
+    from oracle.mlir_text import parse_module
+
+    text = (f"func.func @expected() -> {type_text} {{\n  %0 = stablehlo.constant dense<{dense_body}> : "
+            f"{type_text}\n  func.return %0 : {type_text}\n}}\n")
+    module = parse_module(text, filename="expected")
+    (op, _ret) = module.functions[0].ops
+    return np.asarray(op.attr("value"))
+
+
+def _operand_type(pc: ParsedCheck) -> str:
+    if not pc.type.startswith("tensor<"):
+        raise CheckSyntaxError(f"check.{pc.op}: cannot read the operand type from {pc.type!r}")
+    return pc.type
+
+
+def _replace_terminator(text: str, entry: dict, return_line: str) -> tuple[str, bool]:
+    """Replace the entry function's final ``func.return``/``return`` (no operands) by ``return_line``.
+
+    ``entry`` offsets refer to the original chunk; blanking check lines kept the lengths
+    of lines other than the check lines, which only shrank, so we search again.
+    """
+    funcs = _functions(text.split("\n"))
+    f = next((g for g in funcs if g["name"] == entry["name"]), None)
+    if f is None:
+        return text, False
+    body = text[f["body_open"] + 1:f["body_end"] - 1]
+    # The terminator is the last top-level statement of the body.
+    matches = list(re.finditer(r"(^|\n)(\s*)(?:(?:func\.)?return\b|\"func\.return\"\(\)\s*:\s*\(\)\s*->\s*\(\))([^\n]*)", body))
+    for m in reversed(matches):
+        prefix = body[:m.start()]
+        if _bracket_depth(prefix) != 0:
+            continue
+        rest = m.group(3).strip()
+        if rest:  # returns values already (handled by the caller as unsupported)
+            return text, False
+        new_body = body[:m.start()] + m.group(1) + m.group(2) + return_line + body[m.end():]
+        return text[:f["body_open"] + 1] + new_body + text[f["body_end"] - 1:], True
+    # No terminator written: add one before the closing brace.
+    new_body = body.rstrip() + "\n  " + return_line + "\n"
+    return text[:f["body_open"] + 1] + new_body + text[f["body_end"] - 1:], True
+
+
+def _bracket_depth(text: str) -> int:
+    return sum(_bracket_delta(line) for line in _strip_lines(text))
+
+
+def _strip_lines(text: str):
+    return (_strip_comment(line) for line in text.split("\n"))
+
+
+def _add_wrapper(text: str, callee: str, types: list[str]) -> str:
+    n = len(types)
+    tys = ", ".join(types)
+    if n == 0:
+        body = f"  func.call @{callee}() : () -> ()\n  func.return\n"
+    elif n == 1:
+        body = f"  %r = func.call @{callee}() : () -> ({tys})\n  func.return %r : {tys}\n"
+    else:
+        names = ", ".join(f"%r#{i}" for i in range(n))
+        body = f"  %r:{n} = func.call @{callee}() : () -> ({tys})\n  func.return {names} : {tys}\n"
+    wrapper = f"\nfunc.func @main() -> ({tys}) {{\n{body}}}\n"
+    m = re.search(r"^\s*module\b[^{]*\{", text, re.M)
+    if m:  # insert inside the module, before its last '}'
+        idx = text.rstrip().rfind("}")
+        return text[:idx] + wrapper + text[idx:]
+    return text + wrapper
+
+
+def _annotate(case: CorpusCase, rel: str) -> None:
+    """Parse + verify the rewritten program with MLIR; fill ops/dtypes, or set ``error``."""
+    from oracle.errors import MlirError
+    from oracle.mlir_text import parse_module
+
+    try:
+        module = parse_module(case.program_text, filename=rel)
+    except MlirError as e:
+        case.error = str(e)
+        return
+    except Exception as e:  # the IR reader does not know a construct: report, never a traceback
+        case.error = f"{type(e).__name__}: {e}"
+        return
+    case.ops, case.dtypes = ops_and_dtypes(module)
+
+
+def ops_and_dtypes(module) -> tuple[list[str], list[str]]:
+    """Op names (dialect ops; not func.*) and element types used by an oracle IR module."""
+    from oracle.types import TensorType
+
+    ops, dtypes = set(), set()
+
+    def note(t):
+        if isinstance(t, TensorType):
+            dtypes.add(str(t.element_type))
+        elif hasattr(t, "types"):
+            for u in t.types:
+                note(u)
+
+    for op in module.walk_ops():
+        if not op.name.startswith("func."):
+            ops.add(op.name)
+        for v in (*op.operands, *op.results):
+            note(v.type)
+    for fn in module.functions:
+        for v in fn.arguments:
+            note(v.type)
+        for t in fn.result_types:
+            note(t)
+    return sorted(ops), sorted(dtypes)
+
+
+# ------------------------------------------------------------------ testdata format
+
+_TESTDATA_KINDS = {
+    "check.expect_eq": ("eq", None, None),
+    "check.expect_close": ("close", None, _TESTDATA_CLOSE_MAX_ULP),
+    "check.expect_almost_eq": ("almost_eq", _TESTDATA_ALMOST_EQ_TOL, None),
+    "check.eq": ("eq_or_almost", _DEFAULT_ALMOST_EQ_TOL, None),  # ints exact, floats almost_eq 1e-4
+}
+
+
+def load_testdata_case(text: str, rel: str, path: str) -> CorpusCase:
+    """A testdata file -> one case (rewritten on the MLIR module with jaxlib's bindings)."""
+    name = os.path.splitext(os.path.basename(rel))[0]
+    case = CorpusCase(id=f"{rel}::{name}", file=path, name=name, format="testdata")
+    try:
+        program, checks = rewrite_testdata(text, filename=rel)
+    except _TestdataError as e:
+        case.error = str(e)
+        return case
+    case.program_text, case.checks = program, checks
+    _annotate(case, rel)
+    return case
+
+
+class _TestdataError(Exception):
+    pass
+
+
+def rewrite_testdata(text: str, *, filename: str = "-") -> tuple[str, list[Check]]:
+    """Drop the ``@check.*`` custom_calls of ``@main``; return (actual, expected) pairs instead."""
+    from jaxlib.mlir import ir
+    from jaxlib.mlir.dialects import func as func_d
+
+    from oracle.errors import MlirError
+    from oracle.mlir_text import _context_lock, _diagnostics, mlir_context
+
+    ctx = mlir_context()
+    with _context_lock, ctx, ir.Location.unknown():
+        try:
+            module = ir.Module.parse(text)
+        except ir.MLIRError as e:
+            raise _TestdataError(str(MlirError(_diagnostics(e, filename)))) from None
+        main = None
+        for op in module.body.operations:
+            op = op.operation
+            if op.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == "main":
+                main = op
+        if main is None:
+            raise _TestdataError(f"{filename}: no func.func @main")
+        block = main.regions[0].blocks[0]
+        values, checks, to_erase, terminator = [], [], [], None
+        for op in block.operations:
+            op = op.operation
+            if op.name in ("func.return", "return"):
+                terminator = op
+                continue
+            if op.name != "stablehlo.custom_call":
+                continue
+            target = ir.StringAttr(op.attributes["call_target_name"]).value
+            if not target.startswith("check."):
+                continue
+            if target not in _TESTDATA_KINDS:
+                raise _TestdataError(f"{filename}: unknown check custom_call @{target}")
+            if len(op.operands) != 2:
+                raise _TestdataError(f"{filename}: @{target} takes 2 operands, got {len(op.operands)}")
+            kind, tol, max_ulp = _TESTDATA_KINDS[target]
+            ty = str(op.operands[0].type)
+            if kind == "eq_or_almost":
+                kind = "eq" if _is_integer_type(ty) else "almost_eq"
+            line = _mlir_line(op.location)
+            checks.append(Check(kind=kind, actual=len(values), expected=len(values) + 1,
+                                tolerance=tol if kind == "almost_eq" else None,
+                                max_ulp=max_ulp if kind == "close" else None, type=ty,
+                                op=f"@{target}", line=line))
+            values.extend([op.operands[0], op.operands[1]])
+            to_erase.append(op)
+        if not checks:
+            raise _TestdataError(f"{filename}: @main has no @check.* custom_call")
+        if terminator is None:
+            raise _TestdataError(f"{filename}: @main has no terminator")
+        with ir.InsertionPoint(terminator):
+            func_d.ReturnOp(values)
+        terminator.erase()
+        for op in to_erase:
+            for r in op.results:
+                if list(r.uses):
+                    raise _TestdataError(f"{filename}: the result of a check custom_call is used by another op")
+            op.erase()
+        main.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get([], [v.type for v in values]))
+        if "res_attrs" in main.attributes:
+            del main.attributes["res_attrs"]
+        if not module.operation.verify():
+            raise _TestdataError(f"{filename}: the rewritten module does not verify")
+        return str(module), checks
+
+
+def _is_integer_type(type_text: str) -> bool:
+    from oracle.types import parse_type
+
+    try:
+        et = parse_type(type_text).element_type
+        return bool(et.is_integer or et.is_bool)
+    except Exception:
+        return False
+
+
+def _mlir_line(location) -> int:
+    m = re.search(r":(\d+):\d+", str(location))
+    return int(m.group(1)) if m else 0
+
+
+# ------------------------------------------------------------------ check semantics
+
+@dataclass
+class CheckOutcome:
+    ok: bool
+    message: str = ""
+    max_ulp: float | None = None
+
+
+def _element_type(dtype):
+    from oracle.types import element_type_of_dtype
+    return element_type_of_dtype(np.dtype(dtype))
+
+
+def _components(x: np.ndarray) -> list[np.ndarray]:
+    """Float components (real, imag for complex) as f64 arrays (exact for every float type <= f64)."""
+    if np.iscomplexobj(x):
+        return [x.real.astype(np.float64), x.imag.astype(np.float64)]
+    return [x.astype(np.float64)]
+
+
+def eq_mask(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """True where the elements are equal (IEEE for floats: -0 == +0; NaN matches NaN)."""
+    et = _element_type(actual.dtype)
+    if et.is_bool or et.is_integer:
+        return np.asarray(actual == expected)
+    ok = np.ones(actual.shape, dtype=bool)
+    for a, e in zip(_components(actual), _components(expected)):
+        ok &= (a == e) | (np.isnan(a) & np.isnan(e))
+    return ok
+
+
+def almost_eq_mask(actual: np.ndarray, expected: np.ndarray, tolerance: float) -> np.ndarray:
+    """The official areApproximatelyEqual, per component (see module docstring)."""
+    et = _element_type(actual.dtype)
+    if et.is_bool or et.is_integer:
+        return eq_mask(actual, expected)
+    ok = np.ones(actual.shape, dtype=bool)
+    with np.errstate(invalid="ignore", over="ignore"):
+        for a, e in zip(_components(actual), _components(expected)):
+            both_nan = np.isnan(a) & np.isnan(e)
+            close = (np.isfinite(a) & np.isfinite(e) & (np.signbit(a) == np.signbit(e))
+                     & (np.abs(a - e) <= tolerance))
+            ok &= (a == e) | both_nan | close
+    return ok
+
+
+def ulp_difference(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """The official ULPDifference (CheckOps.cpp) as uint64, elementwise; complex = max of components.
+
+    Both NaN -> 0 (the op's documented "NaNs are all equivalent").
+    """
+    if np.iscomplexobj(actual):
+        return np.maximum(ulp_difference(actual.real, expected.real), ulp_difference(actual.imag, expected.imag))
+    et = _element_type(actual.dtype)
+    if not et.is_float:
+        raise TypeError(f"ULP distance needs a float type, got {et}")
+    storage = et.storage_dtype
+
+    unsigned = et.name == "f8E8M0FNU"  # no sign bit, no zero, no subnormals: plain bit distance
+
+    def magnitude_bits(x):
+        bits = np.ascontiguousarray(x).view(storage).astype(np.uint64)
+        if unsigned:
+            return bits, np.zeros_like(bits)
+        return bits & np.uint64((1 << (et.bits - 1)) - 1), (bits >> np.uint64(et.bits - 1)) & np.uint64(1)
+
+    a, sa = magnitude_bits(actual)
+    b, sb = magnitude_bits(expected)
+    smallest = int(np.array(et.finfo.smallest_normal, dtype=et.dtype).view(storage).astype(np.uint64))
+    if unsigned:
+        out = np.where(a > b, a - b, b - a)
+        both_nan = np.isnan(actual.astype(np.float64)) & np.isnan(expected.astype(np.float64))
+        return np.where(both_nan, np.uint64(0), out).astype(np.uint64)
+    z = np.uint64(smallest - 1)
+    af, bf = actual.astype(np.float64), expected.astype(np.float64)
+    finite = np.isfinite(af) & np.isfinite(bf)
+
+    def collapse(m):  # subnormals round to the closest of zero / smallest normal
+        return np.where(z < m, m - z, np.where(2 * m < z, np.uint64(0), np.uint64(1)))
+
+    ca, cb = collapse(a), collapse(b)
+    diff_sign = sa != sb
+    fin = np.where(diff_sign, ca + cb, np.where(ca > cb, ca - cb, cb - ca))
+    raw = np.where(a > b, a - b, b - a)
+    out = np.where(finite, fin, raw)
+    both_nan = np.isnan(af) & np.isnan(bf)
+    return np.where(both_nan, np.uint64(0), out).astype(np.uint64)
+
+
+def evaluate_check(check: Check, outputs: list) -> CheckOutcome:
+    """Apply one check to the outputs of the rewritten program."""
+    try:
+        actual = outputs[check.actual]
+    except IndexError:
+        return CheckOutcome(False, f"{check.describe()}: program returned {len(outputs)} values")
+    expected = check.expected_value if check.expected is None else outputs[check.expected]
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    if actual.dtype != expected.dtype or actual.shape != expected.shape:
+        return CheckOutcome(False, f"{check.describe()}: got {actual.dtype}{list(actual.shape)}, "
+                                   f"expected {expected.dtype}{list(expected.shape)}")
+    ulps = None
+    if check.kind == "eq":
+        ok = eq_mask(actual, expected)
+    elif check.kind == "almost_eq":
+        ok = almost_eq_mask(actual, expected, check.tolerance if check.tolerance is not None
+                            else _DEFAULT_ALMOST_EQ_TOL)
+    elif check.kind == "close":
+        ulps = ulp_difference(actual, expected)
+        lo, hi = check.min_ulp, (check.max_ulp if check.max_ulp is not None else 1)
+        ok = (ulps >= np.uint64(lo)) & (ulps <= np.uint64(hi))
+    else:
+        return CheckOutcome(False, f"unknown check kind {check.kind!r}")
+    max_ulp = None
+    et = _element_type(actual.dtype)
+    if (et.is_float or et.is_complex) and actual.size:
+        try:
+            u = ulps if ulps is not None else ulp_difference(actual, expected)
+            max_ulp = float(u.max())
+        except TypeError:
+            pass
+    if bool(np.all(ok)):
+        return CheckOutcome(True, max_ulp=max_ulp)
+    bad = np.argwhere(~np.asarray(ok))
+    lines = [f"{check.describe()}: {len(bad)} of {actual.size} elements differ"]
+    for idx in bad[:3]:
+        i = tuple(int(k) for k in idx)
+        a, e = actual[i] if actual.ndim else actual[()], expected[i] if expected.ndim else expected[()]
+        extra = f", {int(ulps[i])} ULP" if ulps is not None else ""
+        lines.append(f"  at {list(i)}: actual {_show(a, et)} expected {_show(e, et)}{extra}")
+    return CheckOutcome(False, "\n".join(lines), max_ulp=max_ulp)
+
+
+def _show(x, et) -> str:
+    """A value with its hex bits (floats/complex), e.g. ``1.5 [0x3fc00000]``."""
+    arr = np.array(x, dtype=et.dtype)
+    if et.is_float:
+        bits = int(arr.reshape(1).view(et.storage_dtype)[0])
+        return f"{float(arr)!r} [0x{bits:0{max(1, et.bits // 4)}x}]"
+    if et.is_complex:
+        c = et.component
+        re_, im = np.array(arr.real, dtype=c.dtype), np.array(arr.imag, dtype=c.dtype)
+        rb = int(re_.reshape(1).view(c.storage_dtype)[0])
+        ib = int(im.reshape(1).view(c.storage_dtype)[0])
+        return f"({float(re_)!r}, {float(im)!r}) [0x{rb:0{c.bits // 4}x}, 0x{ib:0{c.bits // 4}x}]"
+    if et.is_bool:
+        return "true" if bool(arr) else "false"
+    return str(int(arr))
+
+
+# ------------------------------------------------------------------------- running
+
+class _InProcessOracle:
+    """The oracle evaluated in this process (used when ``adapters`` has no oracle backend)."""
+    name = "oracle"
+
+    def run(self, program: str, inputs: list, timeout: float = 60):
+        from oracle import MlirError, Unsupported, evaluate, parse_module
+        from oracle.errors import OracleError, UndefinedBehavior
+
+        t0 = time.perf_counter()
+        try:
+            module = parse_module(program)
+        except MlirError as e:
+            return _Result("rejected", None, str(e), time.perf_counter() - t0)
+        try:
+            outputs = evaluate(module, inputs)
+        except Unsupported as e:
+            return _Result("unsupported", None, str(e), time.perf_counter() - t0)
+        except UndefinedBehavior as e:
+            return _Result("error", None, f"undefined behavior: {e}", time.perf_counter() - t0)
+        except OracleError as e:
+            return _Result("error", None, str(e), time.perf_counter() - t0)
+        except Exception as e:  # an oracle bug: report it as data
+            return _Result("error", None, f"{type(e).__name__}: {e}", time.perf_counter() - t0)
+        return _Result("ok", list(outputs), "", time.perf_counter() - t0)
+
+
+@dataclass
+class _Result:
+    status: str
+    outputs: list | None
+    message: str = ""
+    seconds: float = 0.0
+
+
+_BACKENDS: dict[str, Any] = {}
+
+
+def get_backend(backend: Any):
+    """A Backend from a name (via ``adapters.get_backend``; ``"oracle"`` falls back to in-process).
+
+    Instances made from names are cached (worker backends keep their process between cases).
+    """
+    if not isinstance(backend, str):
+        return backend
+    if backend not in _BACKENDS:
+        _BACKENDS[backend] = _make_backend(backend)
+    return _BACKENDS[backend]
+
+
+def _make_backend(backend: str):
+    try:
+        import adapters
+        getter = getattr(adapters, "get_backend")
+    except (ImportError, AttributeError):
+        getter = None
+    if getter is not None:
+        try:
+            return getter(backend)
+        except Exception:
+            if backend != "oracle":
+                raise
+    if backend in ("oracle", "oracle-inprocess"):
+        return _InProcessOracle()
+    raise ValueError(f"no backend named {backend!r} (adapters.get_backend is not available)")
+
+
+_UNSUPPORTED_HINTS = ("does not implement", "Unsupported", "not supported by the oracle")
+
+
+def run_case(case: CorpusCase, backend: Any, timeout: float = 60) -> CaseResult:
+    """Run one case on ``backend`` (a Backend or a name) and apply its checks."""
+    base = dict(id=case.id, ops=list(case.ops), dtypes=list(case.dtypes), file=case.file,
+                reproducer=reproducer(case))
+    if case.skip_reason:
+        return CaseResult(status="unsupported", message=f"skipped: {case.skip_reason}",
+                          extra={"skipped": True}, **base)
+    if case.unsupported_reason:
+        return CaseResult(status="unsupported", message=case.unsupported_reason, **base)
+    if case.error:
+        return CaseResult(status="error", message=case.error, **base)
+    be = get_backend(backend)
+    t0 = time.perf_counter()
+    try:
+        res = be.run(case.program_text, [], timeout=timeout)
+    except Exception as e:  # a backend bug must not abort a whole corpus run
+        return CaseResult(status="error", message=f"backend raised {type(e).__name__}: {e}",
+                          seconds=time.perf_counter() - t0, **base)
+    seconds = float(getattr(res, "seconds", 0.0) or (time.perf_counter() - t0))
+    status = res.status
+    if status == "error" and any(h in (res.message or "") for h in _UNSUPPORTED_HINTS) \
+            and getattr(be, "name", "") == "oracle":
+        status = "unsupported"  # an oracle that reports a missing op as a plain error
+    if status != "ok":
+        mapped = {"rejected": "rejected", "crash": "crash", "timeout": "timeout", "error": "error",
+                  "unsupported": "unsupported"}.get(status, "error")
+        return CaseResult(status=mapped, message=res.message or status, seconds=seconds, **base)
+    outputs = list(res.outputs or [])
+    max_ulp, failures = None, []
+    for check in case.checks:
+        outcome = evaluate_check(check, outputs)
+        if outcome.max_ulp is not None:
+            max_ulp = outcome.max_ulp if max_ulp is None else max(max_ulp, outcome.max_ulp)
+        if not outcome.ok:
+            failures.append(outcome.message)
+    if failures:
+        return CaseResult(status="mismatch", message="\n".join(failures), max_ulp=max_ulp, seconds=seconds,
+                          extra={"failed_checks": len(failures), "checks": len(case.checks)}, **base)
+    return CaseResult(status="pass", max_ulp=max_ulp, seconds=seconds,
+                      extra={"checks": len(case.checks)}, **base)
+
+
+def reproducer(case: CorpusCase) -> str:
+    """The rewritten program without the blank lines that keep it aligned with its file."""
+    if not case.program_text:
+        return ""
+    first = len(case.program_text) - len(case.program_text.lstrip("\n"))
+    shift = f"; line L here is line L{first - 1:+d} of the file" if first - 1 else ""
+    return f"// {case.id} ({case.format} format, rewritten{shift})\n" + case.program_text.lstrip("\n")
+
+
+def summary_by_file(results: list[CaseResult]) -> dict[str, dict[str, int]]:
+    """{file: {status: count}} with tool tests counted as "skip"."""
+    out: dict[str, dict[str, int]] = {}
+    for r in results:
+        key = r.id.split(":")[0] if ":" in r.id else os.path.basename(r.file)
+        st = "skip" if r.extra.get("skipped") else r.status
+        out.setdefault(key, {}).setdefault(st, 0)
+        out[key][st] += 1
+    return out
+
+
+def run_corpus(path: str, backend: Any, timeout: float = 60) -> list[CaseResult]:
+    """Load and run every case of ``path`` (file or directory)."""
+    be = get_backend(backend)
+    return [run_case(c, be, timeout) for c in load_cases(path)]
+
+
+def default_corpus_dir() -> str | None:
+    """``../shared/corpora/stablehlo-interpret`` next to the repo (or $SHLO_CORPUS), if present."""
+    env = os.environ.get("SHLO_CORPUS")
+    if env:
+        return env if os.path.isdir(env) else None
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    d = os.path.normpath(os.path.join(here, "..", "shared", "corpora", "stablehlo-interpret"))
+    return d if os.path.isdir(d) else None
