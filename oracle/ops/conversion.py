@@ -1,0 +1,494 @@
+"""Element type conversions (spec "convert", "bitcast_convert", "reduce_precision").
+
+Everything is vectorized numpy on whole arrays.  The conversions are exact where the spec
+asks for exactness and *correctly rounded* (one round-to-nearest-even) everywhere else:
+
+* int -> int wraps (two's complement truncation to the target width, i2/i4/ui2/ui4 too);
+* int -> float rounds once: integers of 2**53 and beyond are first rounded to float64
+  *to odd* with exact integer arithmetic, which a later nearest-even rounding to any
+  narrower format turns into the correct single rounding;
+* float -> float rounds once: float64 -> float32 by numpy (correct), anything narrower goes
+  float64 -> float32 rounded *to odd* -> target (ml_dtypes' own float64 -> bf16/f8 casts go
+  through float32 with nearest-even and so round twice);
+* float -> int truncates toward zero; NaN / out-of-range (implementation-defined, spec
+  #180) give 0 / the saturated bound, like XLA, without numpy warnings.
+
+``convert_array``, ``reduce_precision_array`` and ``bitcast_array`` are the public helpers
+other families (and tests) can call directly.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from .. import ir
+from ..errors import OracleError, Unsupported
+from ..registry import Signature, op
+from ..types import ALL_ELEMENT_TYPES, FLOATS, ElementType, QuantizedElementType, TensorType
+
+__all__ = ["convert_array", "reduce_precision_array", "bitcast_array", "round_float64_to"]
+
+_TWO_53 = 1 << 53
+ALL_BY_NAME = {t.name: t for t in ALL_ELEMENT_TYPES}
+
+
+# ----------------------------------------------------------------------------- helpers
+
+def _reject_quantized(op_, *types):
+    for t in types:
+        if isinstance(t, TensorType) and isinstance(t.element_type, QuantizedElementType):
+            raise Unsupported("quantized element types are not implemented yet", op=op_.name,
+                              location=op_.location)
+
+
+def _tensor_types(op_):
+    types = [v.type for v in op_.operands] + [v.type for v in op_.results]
+    _reject_quantized(op_, *types)
+    return types
+
+
+def _widen(x: np.ndarray, et: ElementType) -> np.ndarray:
+    """Float values as float64 (exact for every float format of the spec)."""
+    with np.errstate(all="ignore"):
+        return np.asarray(x).astype(np.float64)
+
+
+def _round_to_odd_f32(x: np.ndarray) -> np.ndarray:
+    """float64 -> float32 rounding *to odd*: truncate toward zero, then set the last mantissa
+    bit when anything was lost.  Rounding to odd at precision p followed by nearest-even at
+    precision q <= p - 2 is one correct nearest-even rounding to q (Boldo & Melquiond 2008);
+    f32 has p = 24 (2**-149 steps in its subnormal range) and covers the exponent range of
+    every narrower format, whose q is at most 11."""
+    with np.errstate(all="ignore"):
+        nearest = x.astype(np.float32)
+        back = nearest.astype(np.float64)
+    finite = np.isfinite(x)
+    inexact = (back != x) & finite
+    away = inexact & (np.abs(back) > np.abs(x))  # includes finite x that overflowed to inf
+    toward_zero = np.where(away, np.nextafter(nearest, np.float32(0)), nearest)
+    bits = toward_zero.view(np.uint32)
+    bits = np.where(inexact, bits | np.uint32(1), bits)
+    return np.asarray(bits, dtype=np.uint32).view(np.float32)
+
+
+def round_float64_to(x: np.ndarray, dst: ElementType) -> np.ndarray:
+    """Round float64 values to the float type ``dst`` with one correct nearest-even rounding.
+
+    Values out of ``dst``'s range and NaN go where the format puts an out-of-range float32
+    (inf, NaN or saturation: implementation-defined per the spec, #180)."""
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        if dst.name == "f64":
+            return x.copy()
+        if dst.name == "f32":
+            return x.astype(np.float32)
+        out = np.asarray(_round_to_odd_f32(x).astype(dst.dtype))
+    if dst.name == "f8E8M0FNU":
+        out = _fix_e8m0_low_range(x, out)
+    return out
+
+
+def _fix_e8m0_low_range(x: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """ml_dtypes (0.5, 0.6) rounds float32 *subnormals* between 2**-127 and 2**-126 up to
+    2**-126 when converting to f8E8M0FNU (1.25 * 2**-127 -> 2**-126).  Round them here:
+    below the midpoint 1.5 * 2**-127 -> 2**-127 (code 0x00), from it on -> 2**-126 (code 0x01;
+    ties go up, as ml_dtypes does for every other E8M0 tie); smaller positive values keep
+    ml_dtypes' 2**-127."""
+    low = (x > 2.0**-127) & (x < 2.0**-126)
+    if not low.any():
+        return out
+    codes = np.where(x < 1.5 * 2.0**-127, np.uint8(0), np.uint8(1))
+    return np.where(low, codes.view(out.dtype), out)
+
+
+def _int_magnitude(ints: np.ndarray):
+    """(negative?, |value| as uint64) for an int64 or uint64 array, exact (int64 min too)."""
+    if ints.dtype == np.uint64:
+        return np.zeros(ints.shape, dtype=bool), ints
+    neg = ints < 0
+    plus_one = np.where(neg, ints + 1, ints)  # no overflow: -2**63 + 1 fits
+    mag = np.where(neg, (-plus_one).astype(np.uint64) + np.uint64(1), ints.astype(np.uint64))
+    return neg, mag
+
+
+def _int_to_f64(ints: np.ndarray, mode: str) -> np.ndarray:
+    """int64/uint64 -> float64 rounded to nearest-even (mode 'rne') or to odd ('odd'),
+    with exact integer arithmetic for magnitudes of 2**53 and beyond."""
+    neg, mag = _int_magnitude(ints)
+    big = mag >= np.uint64(_TWO_53)
+    with np.errstate(all="ignore"):
+        out = np.where(big, 0, mag).astype(np.float64)
+    if big.any():
+        m = mag[big]
+        # Bit length L: frexp of the (possibly rounded-up) float value gives L or L + 1.
+        e = np.frexp(m.astype(np.float64))[1].astype(np.int64)
+        top = np.left_shift(np.uint64(1), np.minimum(e - 1, 63).astype(np.uint64))
+        length = np.where(e >= 65, 64, np.where(m >= top, e, e - 1))
+        shift = (length - 53).astype(np.uint64)  # >= 1
+        kept = np.right_shift(m, shift)
+        rest = m & (np.left_shift(np.uint64(1), shift) - np.uint64(1))
+        if mode == "rne":
+            half = np.left_shift(np.uint64(1), shift - np.uint64(1))
+            up = (rest > half) | ((rest == half) & ((kept & np.uint64(1)) == 1))
+            kept = kept + up.astype(np.uint64)
+        else:
+            kept = kept | (rest != 0).astype(np.uint64)
+        out[big] = np.ldexp(kept.astype(np.float64), shift.astype(np.int64))
+    return np.where(neg, -out, out)
+
+
+def _as_wide_ints(x: np.ndarray, et: ElementType) -> np.ndarray:
+    """Integer / bool values as int64 (signed, bool) or uint64 (unsigned), exact."""
+    if et.is_unsigned:
+        return np.asarray(x).astype(np.uint64)
+    return np.asarray(x).astype(np.int64)
+
+
+def _int_to_float(ints: np.ndarray, dst: ElementType) -> np.ndarray:
+    if dst.name == "f64":
+        return _int_to_f64(ints, "rne")
+    # Round to odd at 53 bits, then nearest-even to <= 24 bits: one correct rounding.
+    x64 = _int_to_f64(ints, "odd")
+    with np.errstate(all="ignore"):
+        if dst.name == "f32":
+            return x64.astype(np.float32)
+        return _round_to_odd_f32(x64).astype(dst.dtype)
+
+
+def _wrap_ints(ints: np.ndarray, dst: ElementType) -> np.ndarray:
+    """Two's complement truncation of int64/uint64 values to ``dst``'s width."""
+    u = ints.astype(np.uint64)  # int64 -> uint64 is the two's complement bit pattern
+    bits = dst.bits
+    if bits < 64:
+        u = u & np.uint64((1 << bits) - 1)
+    if dst.is_signed:
+        if bits < 64:
+            s = u.astype(np.int64)
+            s = np.where(s >= (1 << (bits - 1)), s - (1 << bits), s)
+        else:
+            s = u.view(np.int64)
+        return s.astype(dst.dtype)
+    return u.astype(dst.dtype)
+
+
+def _float_to_int(x64: np.ndarray, dst: ElementType) -> np.ndarray:
+    """Truncation toward zero; NaN -> 0 and out-of-range -> the saturated bound (the spec
+    leaves both implementation-defined, #180; this is what XLA does)."""
+    lo, hi = int(dst.min_value), int(dst.max_value)
+    with np.errstate(all="ignore"):
+        t = np.trunc(x64)
+    nan = np.isnan(t)
+    too_low = t < float(lo)
+    too_high = t >= float(hi + 1)  # 2**(N-1) or 2**N: exact in float64
+    ok = ~(nan | too_low | too_high)
+    wide = np.uint64 if dst.is_unsigned else np.int64
+    vals = np.where(ok, t, 0.0).astype(wide)
+    vals = np.where(too_low, wide(lo), np.where(too_high, wide(hi), vals))
+    vals = np.where(nan, wide(0), vals)
+    return np.asarray(vals, dtype=wide).astype(dst.dtype)
+
+
+def _float_to_float(x: np.ndarray, src: ElementType, dst: ElementType) -> np.ndarray:
+    if src == dst:
+        return np.array(x, copy=True)
+    return round_float64_to(_widen(x, src), dst)
+
+
+def _nonzero(x: np.ndarray, src: ElementType) -> np.ndarray:
+    """any -> i1: zero -> false, anything else (NaN included) -> true; complex: the real
+    part decides (spec: the imaginary part is ignored)."""
+    if src.is_complex:
+        x = np.asarray(x).real
+        src = src.component
+    if src.is_float:
+        return _widen(x, src) != 0
+    return np.asarray(x) != 0
+
+
+def convert_array(x: np.ndarray, src: ElementType, dst: ElementType) -> np.ndarray:
+    """The spec's ``convert`` on a whole array of element type ``src`` to ``dst``."""
+    x = np.asarray(x)
+    return np.asarray(_convert(x, src, dst), dtype=dst.dtype)
+
+
+def _convert(x: np.ndarray, src: ElementType, dst: ElementType) -> np.ndarray:
+    if src == dst:
+        return x.copy()
+    if dst.is_bool:
+        return _nonzero(x, src)
+    if dst.is_complex:
+        real = convert_array(x, src, dst.component) if not src.is_complex else None
+        out = np.zeros(x.shape, dtype=dst.dtype)
+        if src.is_complex:  # complex -> complex: each part like float -> float
+            out.real = _float_to_float(x.real, src.component, dst.component)
+            out.imag = _float_to_float(x.imag, src.component, dst.component)
+        else:  # any -> complex: real part converted, imaginary part zero
+            out.real = real
+        return out
+    if src.is_complex:  # complex -> real type: the imaginary part is ignored
+        return convert_array(np.array(x.real, order="C"), src.component, dst)
+    if src.is_bool or src.is_integer:
+        ints = _as_wide_ints(x, src)
+        if dst.is_integer:
+            return _wrap_ints(ints, dst)
+        return _int_to_float(ints, dst)
+    # src is a float type
+    if dst.is_integer:
+        return _float_to_int(_widen(x, src), dst)
+    return _float_to_float(x, src, dst)
+
+
+# ------------------------------------------------------------------ reduce_precision
+
+_NATIVE_UINT = {"f16": np.uint16, "bf16": np.uint16, "f32": np.uint32, "f64": np.uint64}
+
+
+def _reduce_precision_bits(x: np.ndarray, et: ElementType, exponent_bits: int, mantissa_bits: int) -> np.ndarray:
+    """XLA's / the reference interpreter's algorithm on the bits of an IEEE-layout type
+    (f16, bf16, f32, f64), step by step as the spec's Semantics: round the mantissa to
+    nearest-even (roundToIntegralTiesToEven), truncate it, then overflow to a signed
+    infinity / flush to a signed zero when the exponent does not fit (so subnormals of the
+    narrow format become zero).  NaN stays the input NaN, or becomes +inf when
+    mantissa_bits = 0 (a format without mantissa bits has no NaN), as in both."""
+    utype = _NATIVE_UINT[et.name]
+    nbits = et.bits
+    src_m = int(et.finfo.nmant)
+    src_e = nbits - 1 - src_m
+    full = (1 << nbits) - 1
+    u = np.array(x, order="C").reshape(-1).view(utype).reshape(np.shape(x))
+    exp_mask = ((1 << src_e) - 1) << src_m
+    sign_mask = 1 << (nbits - 1)
+    is_nan = (u & utype(full ^ sign_mask)) > utype(exp_mask)
+    if mantissa_bits < src_m:
+        shift = src_m - mantissa_bits
+        last = (u >> utype(shift)) & utype(1)
+        bias = last + utype((1 << (shift - 1)) - 1)
+        u = (u + bias) & utype(full ^ ((1 << shift) - 1))  # wraps modulo 2**nbits like the C++
+    if exponent_bits < src_e:
+        exp_bias = (1 << (src_e - 1)) - 1
+        reduced_bias = (1 << (exponent_bits - 1)) - 1
+        max_exp = (exp_bias + reduced_bias) << src_m
+        min_exp = (exp_bias - reduced_bias) << src_m
+        exponent = u & utype(exp_mask)
+        signed_zero = u & utype(sign_mask)
+        signed_inf = signed_zero | utype(exp_mask)
+        u = np.where(exponent > utype(max_exp), signed_inf, u)
+        u = np.where(exponent <= utype(min_exp), signed_zero, u)
+    out = np.asarray(u, dtype=utype).view(et.dtype)
+    if mantissa_bits > 0:
+        return np.where(is_nan, x, out)
+    return np.where(is_nan, np.array(np.inf, dtype=et.dtype), out)
+
+
+def reduce_precision_array(x: np.ndarray, et: ElementType, exponent_bits: int, mantissa_bits: int) -> np.ndarray:
+    """The spec's ``reduce_precision`` for any float type.
+
+    f16/bf16/f32/f64 use the bit algorithm on their own layout (what the interpreter and
+    XLA do).  The 4/6/8-bit formats are not IEEE layouts (no infinity, FNUZ NaN, unsigned
+    E8M0), so they are widened exactly to f32, reduced there and rounded back (what XLA does
+    after upcasting them); a format at least as wide as the type is a no-op."""
+    x = np.asarray(x)
+    fi = et.finfo
+    if exponent_bits >= int(fi.nexp) and mantissa_bits >= int(fi.nmant):
+        return x.copy()
+    if et.name in _NATIVE_UINT:
+        return np.asarray(_reduce_precision_bits(x, et, exponent_bits, mantissa_bits), dtype=et.dtype)
+    f32 = ALL_BY_NAME["f32"]
+    wide = _widen(x, et).astype(np.float32)
+    reduced = np.asarray(_reduce_precision_bits(wide, f32, exponent_bits, mantissa_bits))
+    return np.asarray(round_float64_to(reduced.astype(np.float64), et), dtype=et.dtype)
+
+
+
+# ------------------------------------------------------------------- bitcast_convert
+
+def _bit_width(et: ElementType) -> int:
+    return et.bits
+
+
+def _to_bit_matrix(x: np.ndarray, et: ElementType) -> np.ndarray:
+    """x.shape + (bits,) array of 0/1, least significant bit first (the in-memory,
+    little-endian order: element k of a narrower type holds bits [k*w, (k+1)*w))."""
+    x = np.asarray(x, order="C")
+    if et.is_bool:
+        return x.astype(np.uint8)[..., None]
+    if et.is_complex:
+        comp = et.component
+        parts = np.stack([x.real, x.imag], axis=-1)  # real part first in memory
+        bits = _to_bit_matrix(np.asarray(parts, order="C"), comp)
+        return bits.reshape(x.shape + (et.bits,))
+    raw = x.view(et.storage_dtype)
+    raw = raw.astype(raw.dtype.newbyteorder("<"))
+    nbytes = et.storage_dtype.itemsize
+    as_bytes = np.asarray(raw, order="C").reshape(-1).view(np.uint8).reshape(x.shape + (nbytes,))
+    return np.unpackbits(as_bytes, axis=-1, bitorder="little")[..., :et.bits]
+
+
+def _from_bit_matrix(bits: np.ndarray, et: ElementType) -> np.ndarray:
+    """Inverse of ``_to_bit_matrix``: (..., et.bits) 0/1 array -> values of ``et``."""
+    shape = bits.shape[:-1]
+    if et.is_bool:
+        return bits[..., 0].astype(bool)
+    if et.is_complex:
+        comp = et.component
+        parts = _from_bit_matrix(bits.reshape(shape + (2, comp.bits)), comp)
+        out = np.empty(shape, dtype=et.dtype)
+        out.real = parts[..., 0]
+        out.imag = parts[..., 1]
+        return out
+    nbytes = et.storage_dtype.itemsize
+    padded = np.zeros(shape + (8 * nbytes,), dtype=np.uint8)
+    padded[..., :et.bits] = bits
+    as_bytes = np.packbits(padded, axis=-1, bitorder="little")
+    raw = np.asarray(as_bytes, order="C").view(et.storage_dtype.newbyteorder("<"))
+    raw = raw.reshape(shape).astype(et.storage_dtype)
+    return raw.view(et.dtype)
+
+
+def _bitcast_bytes(x: np.ndarray, src: ElementType, dst: ElementType) -> np.ndarray:
+    """Fast path for whole-byte types on a little-endian host: the same layout as the bit
+    matrix, one byte at a time (complex: real part first, as numpy stores it)."""
+    a, b = src.bits // 8, dst.bits // 8
+    raw = np.asarray(x, order="C").reshape(-1).view(np.uint8).reshape(x.shape + (a,))
+    if b < a:
+        raw = raw.reshape(x.shape + (a // b, b))
+    elif b > a:
+        raw = raw.reshape(x.shape[:-1] + (b,))
+    out_shape = raw.shape[:-1]
+    return np.array(raw, order="C").reshape(-1).view(dst.dtype).reshape(out_shape)  # a copy, not a view of x
+
+
+def bitcast_array(x: np.ndarray, src: ElementType, dst: ElementType,
+                  op_name: str = "stablehlo.bitcast_convert") -> np.ndarray:
+    """The spec's ``bitcast_convert`` (bits(result[...]) = bits(operand[...]), see its
+    Semantics), in little-endian order, as the reference interpreter lays bits out."""
+    x = np.asarray(x)
+    a, b = _bit_width(src), _bit_width(dst)
+    if src.is_complex != dst.is_complex:  # bitcast_convert (C2)
+        raise OracleError(f"cannot bitcast between {src} and {dst}: both or neither must be complex",
+                          op=op_name, constraint="C2")
+    if b < a and a % b:  # (C1): dim(result, R) * num_bits(E') = num_bits(E)
+        raise OracleError(f"{src} ({a} bits) is not a multiple of {dst} ({b} bits)", op=op_name, constraint="C1")
+    if b > a and (b % a or x.ndim == 0 or x.shape[-1] * a != b):  # (C1): dim(operand, R-1) * num_bits(E) = num_bits(E')
+        raise OracleError(f"operand {x.shape} of {src}: the last dimension must be {b // a if b % a == 0 else '?'} "
+                          f"to make one {dst}", op=op_name, constraint="C1")
+    if a % 8 == 0 and b % 8 == 0 and not (src.is_bool or dst.is_bool) and sys.byteorder == "little":
+        out = _bitcast_bytes(x, src, dst)
+    else:
+        out = _bitcast_bits(x, src, dst)
+    return np.asarray(out, dtype=dst.dtype)
+
+
+def _bitcast_bits(x: np.ndarray, src: ElementType, dst: ElementType) -> np.ndarray:
+    a, b = _bit_width(src), _bit_width(dst)
+    bits = _to_bit_matrix(x, src)
+    if b == a:
+        return _from_bit_matrix(bits, dst)
+    if b < a:  # a new minor dimension of size a / b
+        return _from_bit_matrix(bits.reshape(x.shape + (a // b, b)), dst)
+    return _from_bit_matrix(bits.reshape(x.shape[:-1] + (b,)), dst)  # the minor dimension folds into one
+
+
+# ------------------------------------------------------------------------------- ops
+
+_ALL_NAMES = tuple(t.name for t in ALL_ELEMENT_TYPES)
+_FLOAT_NAMES = tuple(t.name for t in FLOATS)
+
+
+def _as_et(t) -> ElementType:
+    return ALL_BY_NAME[t] if isinstance(t, str) else t
+
+
+def _draw_convert(draw, element_type):
+    from hypothesis import strategies as st
+
+    from generators.shapes import shapes
+    src = _as_et(element_type)
+    dst = draw(st.sampled_from(ALL_ELEMENT_TYPES))
+    shape = draw(shapes(max_rank=3))
+    return Signature((TensorType(shape, src),), {}, (TensorType(shape, dst),))
+
+
+@op("stablehlo.convert", family="conversion", element_types=_ALL_NAMES, draw_signature=_draw_convert,
+    notes="float->int out of range / NaN and float->narrow-float overflow are implementation-defined (#180)")
+def convert(op_, args, ctx, env):
+    in_t, out_t = _tensor_types(op_)
+    (x,) = args
+    if in_t.rank != out_t.rank or not out_t.matches_shape(x.shape):  # convert (C1)
+        raise OracleError(f"shape(operand) {x.shape} != shape(result) {out_t}", op=op_.name, constraint="C1")
+    return [convert_array(x, in_t.element_type, out_t.element_type)]
+
+
+def _bitcast_targets(src: ElementType) -> list[ElementType]:
+    a = _bit_width(src)
+    out = []
+    for t in ALL_ELEMENT_TYPES:
+        if t.is_complex != src.is_complex:  # (C2)
+            continue
+        b = _bit_width(t)
+        if b == a or (b < a and a % b == 0) or (b > a and b % a == 0):
+            out.append(t)
+    return out
+
+
+def _draw_bitcast(draw, element_type):
+    from hypothesis import strategies as st
+
+    from generators.shapes import shapes
+    src = _as_et(element_type)
+    dst = draw(st.sampled_from(_bitcast_targets(src)))
+    a, b = _bit_width(src), _bit_width(dst)
+    prefix = draw(shapes(max_rank=2))
+    if b == a:
+        return Signature((TensorType(prefix, src),), {}, (TensorType(prefix, dst),))
+    if b < a:
+        return Signature((TensorType(prefix, src),), {}, (TensorType(prefix + (a // b,), dst),))
+    return Signature((TensorType(prefix + (b // a,), src),), {}, (TensorType(prefix, dst),))
+
+
+@op("stablehlo.bitcast_convert", family="conversion", element_types=_ALL_NAMES, draw_signature=_draw_bitcast,
+    notes="little-endian element order, as the reference interpreter; i1 is one bit")
+def bitcast_convert(op_, args, ctx, env):
+    in_t, out_t = _tensor_types(op_)
+    (x,) = args
+    a, b = _bit_width(in_t.element_type), _bit_width(out_t.element_type)
+    # (C1): the result rank follows from the widths.
+    want_rank = in_t.rank + (1 if b < a else -1 if b > a else 0)
+    if out_t.rank != want_rank:
+        raise OracleError(f"result rank {out_t.rank} should be {want_rank} for {in_t} -> {out_t}",
+                          op=op_.name, constraint="C1")
+    return [bitcast_array(x, in_t.element_type, out_t.element_type, op_.name)]
+
+
+def _draw_reduce_precision(draw, element_type):
+    from hypothesis import strategies as st
+
+    from generators.shapes import shapes
+    et = _as_et(element_type)
+    shape = draw(shapes(max_rank=3))
+    fi = et.finfo
+    e = draw(st.one_of(st.integers(1, int(fi.nexp) + 1), st.integers(1, 12)))
+    m = draw(st.one_of(st.integers(0, int(fi.nmant) + 1), st.integers(0, 60)))
+    attrs = {"exponent_bits": ir.IntegerAttr(e, "i32"), "mantissa_bits": ir.IntegerAttr(m, "i32")}
+    return Signature((TensorType(shape, et),), attrs, (TensorType(shape, et),))
+
+
+@op("stablehlo.reduce_precision", family="conversion", element_types=_FLOAT_NAMES,
+    draw_signature=_draw_reduce_precision,
+    notes="f16/bf16/f32/f64: XLA's bit algorithm; narrower formats: via f32; NaN -> +inf when mantissa_bits = 0")
+def reduce_precision(op_, args, ctx, env):
+    in_t, out_t = _tensor_types(op_)
+    (x,) = args
+    et = in_t.element_type
+    if not et.is_float:  # reduce_precision (I1)
+        raise OracleError(f"operand must be of a floating-point type, got {et}", op=op_.name, constraint="C1")
+    if out_t.element_type != et:  # (C1)
+        raise OracleError(f"result type {out_t} differs from operand type {in_t}", op=op_.name, constraint="C1")
+    e, m = int(op_.attr("exponent_bits")), int(op_.attr("mantissa_bits"))
+    if e < 1:  # (C2)
+        raise OracleError(f"exponent_bits = {e} must be >= 1", op=op_.name, constraint="C2")
+    if m < 0:  # (C3)
+        raise OracleError(f"mantissa_bits = {m} must be >= 0", op=op_.name, constraint="C3")
+    return [reduce_precision_array(x, et, e, m)]

@@ -1,0 +1,272 @@
+"""Comparison and selection (spec "compare", "select", "clamp").
+
+``total_order_key`` maps float bit patterns to int64 keys whose order is IEEE-754
+totalOrder (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN, NaN payloads ordered by
+magnitude); it also orders the formats IEEE does not cover: the FNUZ formats' single NaN
+(the "-0" pattern, sign bit set) sorts below everything, like a negative NaN, and
+f8E8M0FNU (no sign bit) orders by its bits, its NaN (0xFF) on top.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import ir
+from ..errors import OracleError, UndefinedBehavior, Unsupported
+from ..registry import Signature, op
+from ..types import ALL_ELEMENT_TYPES, BOOL, ElementType, QuantizedElementType, TensorType
+
+__all__ = ["total_order_key", "compare_arrays", "maximum_array", "minimum_array"]
+
+_DIRECTIONS = ("EQ", "NE", "GE", "GT", "LE", "LT")
+_INT64_MIN = np.iinfo(np.int64).min
+
+
+def _reject_quantized(op_):
+    for v in tuple(op_.operands) + tuple(op_.results):
+        if isinstance(v.type, TensorType) and isinstance(v.type.element_type, QuantizedElementType):
+            raise Unsupported("quantized element types are not implemented yet", op=op_.name,
+                              location=op_.location)
+
+
+def _shape_error(op_, message: str, constraint: str):
+    """A shape constraint violated: by the static types (OracleError) or only by runtime
+    shapes behind dynamic dimensions (UndefinedBehavior, spec "Errors")."""
+    dynamic = any(isinstance(v.type, TensorType) and not v.type.is_static for v in op_.operands)
+    return (UndefinedBehavior if dynamic else OracleError)(message, op=op_.name, constraint=constraint)
+
+
+def _has_sign_bit(et: ElementType) -> bool:
+    fi = et.finfo
+    return et.bits - int(fi.nexp) - int(fi.nmant) == 1
+
+
+def _raw_bits(x: np.ndarray, et: ElementType) -> np.ndarray:
+    """Bit patterns as uint64 (sub-byte formats: their low ``bits`` bits)."""
+    raw = np.asarray(x, order="C").reshape(-1).view(et.storage_dtype).astype(np.uint64).reshape(np.shape(x))
+    if et.bits < 8 * et.storage_dtype.itemsize:
+        raw = raw & np.uint64((1 << et.bits) - 1)
+    return raw
+
+
+def total_order_key(x: np.ndarray, et: ElementType) -> np.ndarray:
+    """int64 keys of float values whose integer order is IEEE-754 totalOrder."""
+    u = _raw_bits(x, et)
+    if not _has_sign_bit(et):  # f8E8M0FNU: unsigned exponent bits, NaN = 0xFF on top
+        return np.asarray(u.astype(np.int64))
+    n = et.bits
+    sign = (u >> np.uint64(n - 1)) & np.uint64(1)
+    magnitude = (u & np.uint64((1 << (n - 1)) - 1)).astype(np.int64)  # < 2**63
+    key = np.where(sign == 1, -magnitude - 1, magnitude)  # -0 -> -1 < +0 -> 0
+    if not et.has_negative_zero:  # FNUZ: the sign-bit-only pattern is the NaN
+        key = np.where((sign == 1) & (magnitude == 0), _INT64_MIN, key)
+    return np.asarray(key, dtype=np.int64)
+
+
+def _apply(direction: str, a, b) -> np.ndarray:
+    if direction == "EQ":
+        return a == b
+    if direction == "NE":
+        return a != b
+    if direction == "GE":
+        return a >= b
+    if direction == "GT":
+        return a > b
+    if direction == "LE":
+        return a <= b
+    return a < b
+
+
+def _default_compare_type(et: ElementType) -> str:
+    """compare (C3): the only / default compare_type for an element type."""
+    if et.is_signed:
+        return "SIGNED"
+    if et.is_unsigned or et.is_bool:
+        return "UNSIGNED"
+    return "FLOAT"
+
+
+def _check_compare_type(et: ElementType, compare_type: str, op_name: str) -> None:
+    allowed = {"SIGNED": et.is_signed, "UNSIGNED": et.is_unsigned or et.is_bool,
+               "FLOAT": et.is_float or et.is_complex, "TOTALORDER": et.is_float}
+    if compare_type not in allowed:
+        raise OracleError(f"unknown compare_type {compare_type}", op=op_name, constraint="C3")
+    if not allowed[compare_type]:  # compare (C3)
+        raise OracleError(f"compare_type {compare_type} is not allowed for element type {et} "
+                          f"(it must be {_default_compare_type(et)}"
+                          f"{' or TOTALORDER' if et.is_float else ''})", op=op_name, constraint="C3")
+
+
+def compare_arrays(lhs: np.ndarray, rhs: np.ndarray, et: ElementType, direction: str,
+                   compare_type: str | None = None) -> np.ndarray:
+    """The spec's ``compare`` on whole arrays (same shape, element type ``et``)."""
+    return np.asarray(_compare(lhs, rhs, et, direction, compare_type), dtype=bool)
+
+
+def _compare(lhs, rhs, et: ElementType, direction: str, compare_type: str | None) -> np.ndarray:
+    compare_type = compare_type or _default_compare_type(et)
+    if et.is_bool or et.is_integer:
+        wide = np.uint64 if (et.is_unsigned or et.is_bool) else np.int64
+        return _apply(direction, np.asarray(lhs).astype(wide), np.asarray(rhs).astype(wide))
+    if et.is_float:
+        if compare_type == "TOTALORDER":
+            return _apply(direction, total_order_key(lhs, et), total_order_key(rhs, et))
+        # FLOAT: IEEE compareQuiet*; numpy's comparisons are exactly those (NaN: only NE true).
+        with np.errstate(all="ignore"):
+            return _apply(direction, np.asarray(lhs).astype(np.float64), np.asarray(rhs).astype(np.float64))
+    # complex: lexicographic on (real, imag) with FLOAT semantics for each part
+    lr, li = np.asarray(lhs).real, np.asarray(lhs).imag
+    rr, ri = np.asarray(rhs).real, np.asarray(rhs).imag
+    if direction == "EQ":
+        return (lr == rr) & (li == ri)
+    if direction == "NE":
+        return (lr != rr) | (li != ri)
+    strict = {"GE": "GT", "GT": "GT", "LE": "LT", "LT": "LT"}[direction]
+    return _apply(strict, lr, rr) | ((lr == rr) & _apply(direction, li, ri))
+
+
+def _is_nan(x: np.ndarray, et: ElementType) -> np.ndarray:
+    if et.is_complex:
+        return np.isnan(x.real) | np.isnan(x.imag)
+    if et.is_float and et.has_nan:
+        with np.errstate(all="ignore"):
+            return np.isnan(np.asarray(x).astype(np.float64))
+    return np.zeros(np.shape(x), dtype=bool)
+
+
+def _pick(a: np.ndarray, b: np.ndarray, et: ElementType, want_max: bool) -> np.ndarray:
+    """IEEE-754 (2019) maximum / minimum: NaN propagates (a's NaN first), -0 < +0;
+    integers: numeric; booleans: or / and; complex: lexicographic (real, imag).  The same
+    rules as the oracle's ``maximum`` / ``minimum`` ops, so clamp is their composition."""
+    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
+    if et.is_bool or et.is_integer:
+        wide = np.uint64 if (et.is_unsigned or et.is_bool) else np.int64
+        ka, kb = a.astype(wide), b.astype(wide)
+        take_a = ka >= kb if want_max else ka <= kb
+    elif et.is_float:
+        ka, kb = total_order_key(a, et), total_order_key(b, et)  # non-NaN: numeric order with -0 < +0
+        take_a = ka >= kb if want_max else ka <= kb
+    else:  # complex: like the oracle's maximum/minimum, an unordered (NaN) comparison picks b
+        ar, ai, br, bi = a.real, a.imag, b.real, b.imag
+        with np.errstate(all="ignore"):
+            take_a = np.where(ar == br, ai > bi, ar > br) if want_max else np.where(ar == br, ai < bi, ar < br)
+        return np.where(take_a, a, b)
+    nan_a, nan_b = _is_nan(a, et), _is_nan(b, et)
+    take_a = nan_a | (take_a & ~nan_b)
+    return np.where(take_a, a, b)
+
+
+def maximum_array(a, b, et: ElementType) -> np.ndarray:
+    return np.asarray(_pick(a, b, et, True), dtype=et.dtype)
+
+
+def minimum_array(a, b, et: ElementType) -> np.ndarray:
+    return np.asarray(_pick(a, b, et, False), dtype=et.dtype)
+
+
+# ------------------------------------------------------------------------------- ops
+
+_ALL_NAMES = tuple(t.name for t in ALL_ELEMENT_TYPES)
+_BY_NAME = {t.name: t for t in ALL_ELEMENT_TYPES}
+
+
+def _as_et(t) -> ElementType:
+    return _BY_NAME[t] if isinstance(t, str) else t
+
+
+def _draw_compare(draw, element_type):
+    from hypothesis import strategies as st
+
+    from generators.shapes import shapes
+    et = _as_et(element_type)
+    shape = draw(shapes(max_rank=3))
+    attrs = {"comparison_direction": ir.EnumAttr("comparison_direction", draw(st.sampled_from(_DIRECTIONS)))}
+    if et.is_float:
+        choices = [None, "FLOAT", "TOTALORDER", "TOTALORDER"]
+    else:
+        choices = [None, _default_compare_type(et)]
+    ct = draw(st.sampled_from(choices))
+    if ct is not None:
+        attrs["compare_type"] = ir.EnumAttr("comparison_type", ct)
+    t = TensorType(shape, et)
+    return Signature((t, t), attrs, (TensorType(shape, BOOL),))
+
+
+@op("stablehlo.compare", family="selection", element_types=_ALL_NAMES, draw_signature=_draw_compare,
+    notes="TOTALORDER: IEEE totalOrder keys for every direction (EQ = same bits); FNUZ NaN sorts lowest")
+def compare(op_, args, ctx, env):
+    _reject_quantized(op_)
+    lhs, rhs = args
+    lt, rt = op_.operands[0].type, op_.operands[1].type
+    et = lt.element_type
+    if rt.element_type != et:  # compare (C1)
+        raise OracleError(f"element types differ: {lt} vs {rt}", op=op_.name, constraint="C1")
+    if lhs.shape != rhs.shape:  # compare (C2)
+        raise _shape_error(op_, f"shape(lhs) {lhs.shape} != shape(rhs) {rhs.shape}", "C2")
+    direction = op_.attr("comparison_direction")
+    if direction not in _DIRECTIONS:
+        raise OracleError(f"unknown comparison_direction {direction}", op=op_.name)
+    compare_type = op_.attr("compare_type", None)
+    if compare_type is not None:
+        _check_compare_type(et, compare_type, op_.name)
+    return [np.asarray(compare_arrays(lhs, rhs, et, direction, compare_type), dtype=bool)]
+
+
+def _draw_select(draw, element_type):
+    from hypothesis import strategies as st
+
+    from generators.shapes import shapes
+    et = _as_et(element_type)
+    shape = draw(shapes(max_rank=3))
+    pred_shape = () if draw(st.booleans()) else shape
+    t = TensorType(shape, et)
+    return Signature((TensorType(pred_shape, BOOL), t, t), {}, (t,))
+
+
+@op("stablehlo.select", family="selection", element_types=_ALL_NAMES, draw_signature=_draw_select,
+    notes="element_types are on_true/on_false's (pred is always i1)")
+def select(op_, args, ctx, env):
+    _reject_quantized(op_)
+    pred, on_true, on_false = args
+    if op_.operands[0].type.element_type != BOOL:  # select (I1)
+        raise OracleError(f"pred must be a tensor of i1, got {op_.operands[0].type}", op=op_.name, constraint="C1")
+    if op_.operands[1].type.element_type != op_.operands[2].type.element_type:  # (C2)
+        raise OracleError(f"on_true {op_.operands[1].type} and on_false {op_.operands[2].type} differ",
+                          op=op_.name, constraint="C2")
+    if on_true.shape != on_false.shape:  # (C2)
+        raise _shape_error(op_, f"shape(on_true) {on_true.shape} != shape(on_false) {on_false.shape}", "C2")
+    if pred.ndim != 0 and pred.shape != on_true.shape:  # (C1)
+        raise _shape_error(op_, f"pred shape {pred.shape} is neither scalar nor shape(on_true) {on_true.shape}", "C1")
+    return [np.array(np.where(pred, on_true, on_false), dtype=on_true.dtype)]
+
+
+def _draw_clamp(draw, element_type):
+    from hypothesis import strategies as st
+
+    from generators.shapes import shapes
+    et = _as_et(element_type)
+    shape = draw(shapes(max_rank=3))
+    t = TensorType(shape, et)
+    min_t = TensorType((), et) if draw(st.booleans()) else t
+    max_t = TensorType((), et) if draw(st.booleans()) else t
+    return Signature((min_t, t, max_t), {}, (t,))
+
+
+@op("stablehlo.clamp", family="selection", element_types=_ALL_NAMES, draw_signature=_draw_clamp,
+    notes="minimum(maximum(operand, min), max) with IEEE-754 maximum/minimum (NaN propagates)")
+def clamp(op_, args, ctx, env):
+    _reject_quantized(op_)
+    lo, x, hi = args
+    types = [v.type.element_type for v in op_.operands]
+    et = types[1]
+    if types[0] != et or types[2] != et:  # clamp (C3)
+        raise OracleError(f"element types of min/operand/max differ: {', '.join(map(str, types))}",
+                          op=op_.name, constraint="C3")
+    if lo.ndim != 0 and lo.shape != x.shape:  # (C1)
+        raise _shape_error(op_, f"min shape {lo.shape} is neither scalar nor shape(operand) {x.shape}", "C1")
+    if hi.ndim != 0 and hi.shape != x.shape:  # (C2)
+        raise _shape_error(op_, f"max shape {hi.shape} is neither scalar nor shape(operand) {x.shape}", "C2")
+    # result = minimum(maximum(operand, min_element), max_element)
+    lower = maximum_array(x, lo, et)
+    out = minimum_array(lower, hi, et)
+    return [np.array(np.broadcast_to(out, x.shape), dtype=x.dtype, order="C")]

@@ -1,0 +1,435 @@
+"""Oracle tests for constant, iota, reshape, transpose, broadcast_in_dim, slice, concatenate.
+
+Expected values come from the spec's Examples and the official interpreter tests
+(``../shared/corpora/stablehlo-interpret``), never from the oracle itself.  This module also
+holds the small corpus runner the other ``test_oracle_*`` modules import
+(``corpus_cases`` / ``check_corpus_case``) and the generic generator checks
+(``check_drawn_signatures``): every drawn Signature must print to MLIR that the StableHLO
+verifier accepts, and the oracle must evaluate it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import oracle
+from oracle import ir
+from oracle.errors import OracleError, Unsupported
+from oracle.literals import parse_dense
+from oracle.types import ALL_ELEMENT_TYPES, TensorType, element_type, parse_type
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "stablehlo-interpret"
+
+
+# ============================================================ corpus runner (shared)
+
+_CHECK = re.compile(r"check\.expect_(eq_const|almost_eq_const|eq|almost_eq)\s+(%[\w.$-]+)\s*,\s*")
+
+
+def _balanced(text: str, pos: int) -> int:
+    """Index just past the '>' matching the '<' at ``pos``."""
+    depth = 0
+    for i in range(pos, len(text)):
+        if text[i] == "<":
+            depth += 1
+        elif text[i] == ">":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    raise ValueError("unbalanced <>")
+
+
+def _read_type(text: str, pos: int) -> tuple[str, int]:
+    m = re.compile(r"\s*tensor<").match(text, pos)
+    start = m.end() - len("<")
+    end = _balanced(text, start)
+    return text[m.start():end].strip(), end
+
+
+def _rewrite_case(chunk: str):
+    """A corpus case -> (MLIR text whose @main returns the checked values, expectations)."""
+    checks, out, pos = [], [], 0
+    for m in _CHECK.finditer(chunk):
+        if m.start() < pos:
+            continue
+        kind, value = m.group(1), m.group(2)
+        p = m.end()
+        if kind.endswith("_const"):
+            if not chunk.startswith("dense<", p):
+                raise ValueError(f"unsupported check literal at {chunk[p:p + 30]!r}")
+            end = _balanced(chunk, p + len("dense"))
+            literal = chunk[p + len("dense<"):end - 1]
+            colon = chunk.index(":", end)
+            ty, p = _read_type(chunk, colon + 1)
+            other = None
+        else:
+            om = re.compile(r"(%[\w.$-]+)").match(chunk, p)
+            other, p, literal = om.group(1), om.end(), None
+            tm = re.compile(r"\s*(,\s*tolerance\s*=\s*([-+.\deE]+))?\s*:").match(chunk, p)
+            ty, p = _read_type(chunk, tm.end())
+        tolerance = 1e-4
+        tm = re.compile(r"\s*\{\s*tolerance\s*=\s*([-+.\deE]+)\s*:\s*\w+\s*\}").match(chunk, p)
+        if tm:
+            tolerance, p = float(tm.group(1)), tm.end()
+        tl = re.search(r"tolerance\s*=\s*([-+.\deE]+)", chunk[m.start():p])
+        if tl:
+            tolerance = float(tl.group(1))
+        out.append(chunk[pos:m.start()])
+        pos = p
+        checks.append(dict(kind=kind, value=value, other=other, literal=literal, type=ty, tolerance=tolerance))
+    out.append(chunk[pos:])
+    body = "".join(out)
+    returned = [v for c in checks for v in ([c["value"]] + ([c["other"]] if c["other"] else []))]
+    types = [t for c in checks for t in ([c["type"]] * (2 if c["other"] else 1))]
+    ret = f"func.return {', '.join(returned)} : {', '.join(types)}" if returned else "func.return"
+    body = re.sub(r"func\.return\s*$", ret, body.rstrip().rstrip("}").rstrip(), count=1) + "\n}\n"
+    body = re.sub(r"func\.func\s+@[\w.$-]+\(\)", f"func.func @main() -> ({', '.join(types)})", body, count=1)
+    return body, checks
+
+
+#: Corpus cases that fail for a reason outside the ops under test (strict: they must fail).
+KNOWN_CORPUS_FAILURES = {
+    "constant-23": "the expected literal dense<[0.0, ...]> : tensor<8xf8E8M0FNU> reads as NaN with "
+                   "oracle.literals.parse_dense (ml_dtypes: E8M0 has no zero) but as 0x00 = 2^-127 with "
+                   "MLIR's APFloat, which is what the constant (and the interpreter's expectation) holds",
+}
+
+
+def corpus_cases(filename: str) -> list:
+    """pytest params, one per ``// -----`` case of a corpus file (skipped if the corpus is absent)."""
+    path = CORPUS / filename
+    if not path.exists():
+        return [pytest.param(None, marks=pytest.mark.skip(reason=f"corpus file {path} not available"),
+                             id=f"{filename}-absent")]
+    chunks = [c for c in path.read_text().split("// -----") if "func.func" in c]
+    params = []
+    for i, c in enumerate(chunks):
+        case_id = f"{filename.removesuffix('.mlir')}-{i}"
+        reason = KNOWN_CORPUS_FAILURES.get(case_id)
+        marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
+        params.append(pytest.param((filename, i, c), id=case_id, marks=marks))
+    return params
+
+
+def _values_equal(actual: np.ndarray, expected: np.ndarray, tolerance: float | None) -> np.ndarray:
+    """Element-wise: equal (NaN == NaN), or within ``tolerance`` if given (complex: per part)."""
+    if actual.dtype.kind == "c" or expected.dtype.kind == "c":
+        return (_values_equal(np.real(actual), np.real(expected), tolerance)
+                & _values_equal(np.imag(actual), np.imag(expected), tolerance))
+    if actual.dtype == bool or actual.dtype.kind in "iu" or "int" in actual.dtype.name:
+        return actual == expected
+    a = np.asarray(actual).astype(np.float64)
+    e = np.asarray(expected).astype(np.float64)
+    with np.errstate(all="ignore"):
+        ok = (a == e) | (np.isnan(a) & np.isnan(e))
+        if tolerance is not None:
+            ok |= np.abs(a - e) <= tolerance
+    return ok
+
+
+def check_corpus_case(param) -> None:
+    """Evaluate one corpus case with the oracle and compare with its check.* expectations."""
+    filename, index, chunk = param
+    if "interpreter.run_parallel" in chunk or "check.expect_serialized_eq" in chunk:
+        pytest.skip("needs the interpreter's process grid / probe")
+    text, checks = _rewrite_case(chunk)
+    assert checks, f"{filename} case {index}: no check.* expectation found"
+    module = oracle.parse_module(text)
+    for o in module.walk_ops():
+        if o.name not in ("func.return", "stablehlo.return") and oracle.lookup(o.name) is None:
+            pytest.skip(f"oracle does not implement {o.name}")
+    try:
+        outputs = oracle.evaluate(module, [])
+    except Unsupported as e:
+        pytest.skip(str(e))
+    k = 0
+    for c in checks:
+        actual = outputs[k]
+        k += 1
+        if c["other"]:
+            expected = outputs[k]
+            k += 1
+        else:
+            expected = parse_dense(c["literal"], parse_type(c["type"]))
+        tol = c["tolerance"] if c["kind"].startswith("almost") else None
+        ok = _values_equal(actual, expected, tol)
+        assert ok.shape == np.shape(expected) and ok.all(), (
+            f"{filename} case {index}: check.expect_{c['kind']} {c['value']} failed\n"
+            f"expected: {expected!r}\nactual:   {actual!r}\nprogram:\n{text}")
+
+
+# ======================================================= generator checks (shared)
+
+def signature_module(name: str, sig) -> ir.Module:
+    """A module whose @main takes the signature's operands and returns its results."""
+    args = tuple(ir.Value(t, f"%arg{i}") for i, t in enumerate(sig.operand_types))
+    results = tuple(ir.Value(t, f"%{i}") for i, t in enumerate(sig.result_types))
+    body = (ir.Op(name, args, results, sig.attributes), ir.Op("func.return", results, ()))
+    return ir.Module((ir.Function("main", args, tuple(sig.result_types), body),))
+
+
+def random_value(rng: np.random.Generator, t: TensorType) -> np.ndarray:
+    """Arbitrary bit patterns of ``t`` (NaN, inf, subnormals, everything)."""
+    et = t.element_type
+    shape = t.shape
+    if et.is_bool:
+        return rng.integers(0, 2, shape).astype(bool)
+    if et.is_complex:
+        out = np.empty(shape, dtype=et.dtype)
+        out.real = random_value(rng, TensorType(shape, et.component))
+        out.imag = random_value(rng, TensorType(shape, et.component))
+        return out
+    bits = rng.integers(0, 1 << min(et.bits, 63), shape, dtype=np.uint64, endpoint=False)
+    if et.bits == 64:
+        bits = bits | (rng.integers(0, 2, shape, dtype=np.uint64) << np.uint64(63))
+    return bits.astype(et.storage_dtype).view(et.dtype)
+
+
+def check_drawn_signatures(op_name: str, max_examples: int = 40) -> None:
+    """Draw signatures for every element type of the op: MLIR must accept the printed
+    program, the result types must survive the round trip, and the oracle must evaluate it."""
+    info = oracle.lookup(op_name)
+    assert info is not None and info.draw_signature is not None
+    types = [element_type(n) for n in info.element_types]
+
+    @settings(max_examples=max_examples, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(st.data())
+    def run(data):
+        et = data.draw(st.sampled_from(types))
+        sig = info.draw_signature(data.draw, et)
+        module = signature_module(op_name, sig)
+        text = oracle.print_module(module)
+        parsed = oracle.parse_module(text)  # raises MlirError if the verifier rejects it
+        op_ = next(o for o in parsed.main.ops if o.name == op_name)
+        assert [v.type for v in op_.results] == list(sig.result_types), text
+        rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+        inputs = [random_value(rng, t) for t in sig.operand_types]
+        outputs = oracle.evaluate(parsed, inputs)
+        assert len(outputs) == len(sig.result_types)
+    run()
+
+
+# ============================================================== helpers for tests
+
+def run1(text: str, *inputs):
+    """Evaluate a one-function module given as MLIR text."""
+    module = oracle.parse_module(text)
+    return oracle.evaluate(module, list(inputs))
+
+
+def op_fn(op_text: str, arg_types: list[str], result_type: str) -> str:
+    args = ", ".join(f"%arg{i}: {t}" for i, t in enumerate(arg_types))
+    return f"func.func @main({args}) -> {result_type} {{\n  %0 = {op_text}\n  func.return %0 : {result_type}\n}}"
+
+
+# ============================================================== spec examples
+
+def test_spec_constant():
+    (out,) = run1("""func.func @main() -> tensor<2x2xf32> {
+  %output = "stablehlo.constant"() {value = dense<[[0.0, 1.0], [2.0, 3.0]]> : tensor<2x2xf32>} : () -> tensor<2x2xf32>
+  func.return %output : tensor<2x2xf32>
+}""")
+    assert out.dtype == np.float32 and out.tolist() == [[0.0, 1.0], [2.0, 3.0]]
+
+
+@pytest.mark.parametrize("dim, expected", [
+    (0, [[0] * 5, [1] * 5, [2] * 5, [3] * 5]),
+    (1, [[0, 1, 2, 3, 4]] * 4),
+])
+def test_spec_iota(dim, expected):
+    (out,) = run1(op_fn(f'"stablehlo.iota"() {{iota_dimension = {dim} : i64}} : () -> tensor<4x5xi32>', [],
+                        "tensor<4x5xi32>"))
+    assert out.dtype == np.int32 and out.tolist() == expected
+
+
+def test_spec_reshape():
+    x = np.array([[1, 2, 3], [4, 5, 6]], np.int32)
+    (out,) = run1(op_fn('"stablehlo.reshape"(%arg0) : (tensor<2x3xi32>) -> tensor<3x2xi32>', ["tensor<2x3xi32>"],
+                        "tensor<3x2xi32>"), x)
+    assert out.tolist() == [[1, 2], [3, 4], [5, 6]]
+
+
+def test_spec_transpose():
+    x = np.array([[[1, 2], [3, 4], [5, 6]], [[7, 8], [9, 10], [11, 12]]], np.int32)
+    (out,) = run1(op_fn('"stablehlo.transpose"(%arg0) {permutation = array<i64: 2, 1, 0>} : '
+                        '(tensor<2x3x2xi32>) -> tensor<2x3x2xi32>', ["tensor<2x3x2xi32>"], "tensor<2x3x2xi32>"), x)
+    assert out.tolist() == [[[1, 7], [3, 9], [5, 11]], [[2, 8], [4, 10], [6, 12]]]
+
+
+def test_spec_broadcast_in_dim():
+    x = np.array([[1, 2, 3]], np.int32)
+    (out,) = run1(op_fn('"stablehlo.broadcast_in_dim"(%arg0) {broadcast_dimensions = array<i64: 2, 1>} : '
+                        '(tensor<1x3xi32>) -> tensor<2x3x2xi32>', ["tensor<1x3xi32>"], "tensor<2x3x2xi32>"), x)
+    assert out.tolist() == [[[1, 1], [2, 2], [3, 3]], [[1, 1], [2, 2], [3, 3]]]
+
+
+def test_spec_slice():
+    x = np.array([[0, 0, 0, 0], [0, 0, 1, 1], [0, 0, 1, 1]], np.int64)
+    (out,) = run1(op_fn('"stablehlo.slice"(%arg0) {start_indices = array<i64: 1, 2>, limit_indices = array<i64: 3, 4>, '
+                        'strides = array<i64: 1, 1>} : (tensor<3x4xi64>) -> tensor<2x2xi64>', ["tensor<3x4xi64>"],
+                        "tensor<2x2xi64>"), x)
+    assert out.tolist() == [[1, 1], [1, 1]]
+
+
+def test_spec_concatenate():
+    a = np.array([[1, 2], [3, 4], [5, 6]], np.int64)
+    b = np.array([[7, 8]], np.int64)
+    (out,) = run1(op_fn('"stablehlo.concatenate"(%arg0, %arg1) {dimension = 0 : i64} : '
+                        '(tensor<3x2xi64>, tensor<1x2xi64>) -> tensor<4x2xi64>',
+                        ["tensor<3x2xi64>", "tensor<1x2xi64>"], "tensor<4x2xi64>"), a, b)
+    assert out.tolist() == [[1, 2], [3, 4], [5, 6], [7, 8]]
+
+
+# ============================================================== interpreter corpus
+
+CORPUS_FILES = ["constant.mlir", "iota.mlir", "reshape.mlir", "transpose.mlir", "broadcast_in_dim.mlir",
+                "slice.mlir", "concatenate.mlir"]
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("case", [c for f in CORPUS_FILES for c in corpus_cases(f)])
+def test_corpus(case):
+    check_corpus_case(case)
+
+
+# ============================================================== hand-computed edges
+
+def test_iota_every_element_type():
+    for et in ALL_ELEMENT_TYPES:
+        if et.is_bool:
+            continue
+        t = f"tensor<2x3x3x{et}>"
+        (out,) = run1(op_fn(f'"stablehlo.iota"() {{iota_dimension = 2 : i64}} : () -> {t}', [], t))
+        assert out.dtype == et.dtype and out.shape == (2, 3, 3)
+        # E8M0 has no zero: 0 is its smallest value 2**-127 (as MLIR reads 0.0); 2 wraps to -2 in i2
+        expected = {"f8E8M0FNU": [2.0**-127, 1, 2], "i2": [0, 1, -2]}.get(et.name, [0, 1, 2])
+        for i, v in enumerate(expected):
+            assert float(np.real(out[1, 2, i].astype(np.complex128 if et.is_complex else np.float64))) == v, et
+
+
+def test_iota_rounds_large_indices_once():
+    # 2049 is not representable in f16 (11 bits): ties to even -> 2048; 2051 -> 2052.
+    t = "tensor<2052xf16>"
+    (out,) = run1(op_fn(f'"stablehlo.iota"() {{iota_dimension = 0 : i64}} : () -> {t}', [], t))
+    assert float(out[2049]) == 2048.0 and float(out[2051]) == 2052.0 and float(out[2050]) == 2050.0
+
+
+def test_iota_i1_is_rejected():
+    info = oracle.lookup("stablehlo.iota")
+    assert "i1" not in info.element_types
+
+
+def test_constant_keeps_nan_payload_and_negative_zero():
+    (out,) = run1("""func.func @main() -> tensor<3xf32> {
+  %0 = stablehlo.constant dense<[0x7FC00001, 0x80000000, 0xFF800000]> : tensor<3xf32>
+  func.return %0 : tensor<3xf32>
+}""")
+    assert out.view(np.uint32).tolist() == [0x7FC00001, 0x80000000, 0xFF800000]
+
+
+def test_reshape_zero_size_and_scalar():
+    x = np.zeros((0, 3), np.float32)
+    (out,) = run1(op_fn('"stablehlo.reshape"(%arg0) : (tensor<0x3xf32>) -> tensor<3x0x1xf32>', ["tensor<0x3xf32>"],
+                        "tensor<3x0x1xf32>"), x)
+    assert out.shape == (3, 0, 1)
+    (out,) = run1(op_fn('"stablehlo.reshape"(%arg0) : (tensor<1x1xi4>) -> tensor<i4>', ["tensor<1x1xi4>"],
+                        "tensor<i4>"), np.array([[-3]], dtype=element_type("i4").dtype))
+    assert out.shape == () and int(out) == -3
+
+
+def test_transpose_sub_byte_and_complex():
+    x = np.arange(6).reshape(2, 3).astype(element_type("ui4").dtype)
+    (out,) = run1(op_fn('"stablehlo.transpose"(%arg0) {permutation = array<i64: 1, 0>} : '
+                        '(tensor<2x3xui4>) -> tensor<3x2xui4>', ["tensor<2x3xui4>"], "tensor<3x2xui4>"), x)
+    assert out.astype(int).tolist() == [[0, 3], [1, 4], [2, 5]]
+    c = np.array([[1 + 2j, 3 - 4j]], np.complex64)
+    (out,) = run1(op_fn('"stablehlo.transpose"(%arg0) {permutation = array<i64: 1, 0>} : '
+                        '(tensor<1x2xcomplex<f32>>) -> tensor<2x1xcomplex<f32>>',
+                        ["tensor<1x2xcomplex<f32>>"], "tensor<2x1xcomplex<f32>>"), c)
+    assert out.tolist() == [[1 + 2j], [3 - 4j]]
+
+
+def test_broadcast_in_dim_scalar_and_size_one():
+    (out,) = run1(op_fn('"stablehlo.broadcast_in_dim"(%arg0) {broadcast_dimensions = array<i64>} : '
+                        '(tensor<f32>) -> tensor<2x2xf32>', ["tensor<f32>"], "tensor<2x2xf32>"), np.float32(-0.0))
+    assert out.shape == (2, 2) and np.signbit(out).all()
+    x = np.array([[10], [20]], np.int8)  # dims (1, 0): operand dim 0 -> result dim 1
+    (out,) = run1(op_fn('"stablehlo.broadcast_in_dim"(%arg0) {broadcast_dimensions = array<i64: 1, 0>} : '
+                        '(tensor<2x1xi8>) -> tensor<3x2xi8>', ["tensor<2x1xi8>"], "tensor<3x2xi8>"), x)
+    assert out.tolist() == [[10, 20]] * 3
+
+
+def test_broadcast_in_dim_runtime_mismatch_is_reported():
+    text = op_fn('"stablehlo.broadcast_in_dim"(%arg0) {broadcast_dimensions = array<i64: 0>} : '
+                 '(tensor<?xf32>) -> tensor<3xf32>', ["tensor<?xf32>"], "tensor<3xf32>")
+    with pytest.raises(OracleError, match=r"\(C5\)"):
+        run1(text, np.zeros(2, np.float32))
+    (out,) = run1(text, np.array([7.0], np.float32))
+    assert out.tolist() == [7.0, 7.0, 7.0]
+
+
+def test_slice_strides_and_empty():
+    x = np.arange(10, dtype=np.int16)
+    (out,) = run1(op_fn('"stablehlo.slice"(%arg0) {start_indices = array<i64: 1>, limit_indices = array<i64: 10>, '
+                        'strides = array<i64: 4>} : (tensor<10xi16>) -> tensor<3xi16>', ["tensor<10xi16>"],
+                        "tensor<3xi16>"), x)
+    assert out.tolist() == [1, 5, 9]
+    (out,) = run1(op_fn('"stablehlo.slice"(%arg0) {start_indices = array<i64: 10>, limit_indices = array<i64: 10>, '
+                        'strides = array<i64: 3>} : (tensor<10xi16>) -> tensor<0xi16>', ["tensor<10xi16>"],
+                        "tensor<0xi16>"), x)
+    assert out.shape == (0,)
+
+
+def test_slice_dynamic_operand_out_of_bounds():
+    text = op_fn('"stablehlo.slice"(%arg0) {start_indices = array<i64: 0>, limit_indices = array<i64: 4>, '
+                 'strides = array<i64: 1>} : (tensor<?xf32>) -> tensor<4xf32>', ["tensor<?xf32>"], "tensor<4xf32>")
+    with pytest.raises(OracleError, match=r"\(C3\)"):
+        run1(text, np.zeros(3, np.float32))
+
+
+def test_concatenate_variadic_with_empty_inputs():
+    a = np.array([[1, 2]], np.uint64)
+    b = np.zeros((0, 2), np.uint64)
+    c = np.array([[2**64 - 1, 0], [5, 6]], np.uint64)
+    (out,) = run1(op_fn('"stablehlo.concatenate"(%arg0, %arg1, %arg2) {dimension = 0 : i64} : '
+                        '(tensor<1x2xui64>, tensor<0x2xui64>, tensor<2x2xui64>) -> tensor<3x2xui64>',
+                        ["tensor<1x2xui64>", "tensor<0x2xui64>", "tensor<2x2xui64>"], "tensor<3x2xui64>"), a, b, c)
+    assert out.tolist() == [[1, 2], [2**64 - 1, 0], [5, 6]]
+    (out,) = run1(op_fn('"stablehlo.concatenate"(%arg0, %arg0) {dimension = 1 : i64} : '
+                        '(tensor<1x2xui64>, tensor<1x2xui64>) -> tensor<1x4xui64>',
+                        ["tensor<1x2xui64>"], "tensor<1x4xui64>"), a)
+    assert out.tolist() == [[1, 2, 1, 2]]
+
+
+def test_quantized_is_unsupported():
+    q = "tensor<2x!quant.uniform<i8:f32, 1.0:0>>"
+    text = op_fn(f'"stablehlo.transpose"(%arg0) {{permutation = array<i64: 0>}} : ({q}) -> {q}', [q], q)
+    with pytest.raises(Unsupported):
+        run1(text, np.zeros(2, np.int8))
+
+
+# ============================================================== generators
+
+@pytest.mark.parametrize("name", ["constant", "iota", "reshape", "transpose", "broadcast_in_dim", "slice",
+                                  "concatenate"])
+def test_drawn_signatures_are_valid_mlir(name):
+    check_drawn_signatures(f"stablehlo.{name}", max_examples=30)
+
+
+def test_reshape_factorization_keeps_size():
+    from oracle.ops.structural import _factorization
+
+    @settings(max_examples=60, deadline=None, database=None)
+    @given(st.data(), st.sampled_from([0, 1, 2, 6, 12, 60, 97, 625]))
+    def run(data, n):
+        shape = data.draw(st.composite(lambda draw: _factorization(draw, n))())
+        assert math.prod(shape) == n and len(shape) <= 4
+    run()
