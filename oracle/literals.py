@@ -13,6 +13,7 @@ import re
 
 import numpy as np
 
+from .numerics import round_to
 from .types import ElementType, QuantizedElementType, TensorType
 
 
@@ -93,7 +94,10 @@ def _scalar(token: str, element: ElementType):
         if token.lstrip("+-").startswith("0x"):  # FloatLiteral (C2): hex gives the bits
             bits = int(token, 16)
             return np.array(bits, dtype=base.storage_dtype).view(base.dtype)[()]
-        return np.array(float(token)).astype(base.dtype)[()]
+        value = float(token)
+        if base.name == "f8E8M0FNU" and value == 0.0:
+            return np.array(0, np.uint8).view(base.dtype)[()]  # MLIR's APFloat reads 0.0 as the smallest E8M0, 2^-127
+        return round_to(np.array(value), base)[()]  # one correct rounding (not ml_dtypes' double rounding)
     return int(token, 16) if token.lstrip("+-").startswith("0x") else int(token)
 
 

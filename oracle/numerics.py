@@ -223,7 +223,7 @@ def ulp_distance(a, b) -> np.ndarray:
 
 # ----------------------------------------------------------------------------- rounding
 
-def _round_to_odd_f32(x: np.ndarray) -> np.ndarray:
+def round_to_odd_f32(x: np.ndarray) -> np.ndarray:
     """f64 -> f32 with round-to-odd: truncate, and set the last bit if anything was lost.
 
     Rounding to odd at precision p and then to nearest-even at precision q <= p - 2 equals
@@ -250,7 +250,7 @@ def round_to(x, et) -> np.ndarray:
     1 + 2**-8 + 2**-40 (just above the tie 1 + 2**-8) becomes 1.0 instead of 1 + 2**-7, and
     the same for every f8 type; numpy's own float64 -> float16 is correct. So f32/f64 use
     numpy's conversion, every narrower type goes f64 -> f32 with round-to-odd -> target,
-    which is exact (see ``_round_to_odd_f32``). Out-of-range values follow what the target
+    which is exact (see ``round_to_odd_f32``). Out-of-range values follow what the target
     dtype does with an out-of-range float32 (inf, NaN or saturation depending on the format).
     Complex: real and imaginary parts separately.
     """
@@ -269,4 +269,19 @@ def round_to(x, et) -> np.ndarray:
         with np.errstate(over="ignore"):
             return x.astype(et.dtype)
     with np.errstate(over="ignore", invalid="ignore"):
-        return _round_to_odd_f32(x).astype(et.dtype)
+        out = np.asarray(round_to_odd_f32(x).astype(et.dtype))
+    return _fix_e8m0_low_range(x, out) if et.name == "f8E8M0FNU" else out
+
+
+def _fix_e8m0_low_range(x: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """ml_dtypes (0.5, 0.6) rounds float32 *subnormals* between 2**-127 and 2**-126 up to
+    2**-126 when converting to f8E8M0FNU (1.25 * 2**-127 -> 2**-126).  Round them here:
+    below the midpoint 1.5 * 2**-127 -> 2**-127 (code 0x00), from it on -> 2**-126 (code 0x01;
+    ties go up, as ml_dtypes does for every other E8M0 tie); smaller positive values keep
+    ml_dtypes' 2**-127."""
+    low = (x > 2.0**-127) & (x < 2.0**-126)
+    if not low.any():
+        return out
+    codes = np.where(x < 1.5 * 2.0**-127, np.uint8(0), np.uint8(1))
+    return np.where(low, codes.view(out.dtype), out)
+

@@ -96,9 +96,6 @@ def _rewrite_case(chunk: str):
 
 #: Corpus cases that fail for a reason outside the ops under test (strict: they must fail).
 KNOWN_CORPUS_FAILURES = {
-    "constant-23": "the expected literal dense<[0.0, ...]> : tensor<8xf8E8M0FNU> reads as NaN with "
-                   "oracle.literals.parse_dense (ml_dtypes: E8M0 has no zero) but as 0x00 = 2^-127 with "
-                   "MLIR's APFloat, which is what the constant (and the interpreter's expectation) holds",
 }
 
 

@@ -25,6 +25,8 @@ import numpy as np
 
 from .. import ir
 from ..errors import OracleError, Unsupported
+from ..numerics import round_to as round_float64_to
+from ..numerics import round_to_odd_f32
 from ..registry import Signature, op
 from ..types import ALL_ELEMENT_TYPES, FLOATS, ElementType, QuantizedElementType, TensorType
 
@@ -53,54 +55,6 @@ def _widen(x: np.ndarray, et: ElementType) -> np.ndarray:
     """Float values as float64 (exact for every float format of the spec)."""
     with np.errstate(all="ignore"):
         return np.asarray(x).astype(np.float64)
-
-
-def _round_to_odd_f32(x: np.ndarray) -> np.ndarray:
-    """float64 -> float32 rounding *to odd*: truncate toward zero, then set the last mantissa
-    bit when anything was lost.  Rounding to odd at precision p followed by nearest-even at
-    precision q <= p - 2 is one correct nearest-even rounding to q (Boldo & Melquiond 2008);
-    f32 has p = 24 (2**-149 steps in its subnormal range) and covers the exponent range of
-    every narrower format, whose q is at most 11."""
-    with np.errstate(all="ignore"):
-        nearest = x.astype(np.float32)
-        back = nearest.astype(np.float64)
-    finite = np.isfinite(x)
-    inexact = (back != x) & finite
-    away = inexact & (np.abs(back) > np.abs(x))  # includes finite x that overflowed to inf
-    toward_zero = np.where(away, np.nextafter(nearest, np.float32(0)), nearest)
-    bits = toward_zero.view(np.uint32)
-    bits = np.where(inexact, bits | np.uint32(1), bits)
-    return np.asarray(bits, dtype=np.uint32).view(np.float32)
-
-
-def round_float64_to(x: np.ndarray, dst: ElementType) -> np.ndarray:
-    """Round float64 values to the float type ``dst`` with one correct nearest-even rounding.
-
-    Values out of ``dst``'s range and NaN go where the format puts an out-of-range float32
-    (inf, NaN or saturation: implementation-defined per the spec, #180)."""
-    x = np.asarray(x, dtype=np.float64)
-    with np.errstate(all="ignore"):
-        if dst.name == "f64":
-            return x.copy()
-        if dst.name == "f32":
-            return x.astype(np.float32)
-        out = np.asarray(_round_to_odd_f32(x).astype(dst.dtype))
-    if dst.name == "f8E8M0FNU":
-        out = _fix_e8m0_low_range(x, out)
-    return out
-
-
-def _fix_e8m0_low_range(x: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """ml_dtypes (0.5, 0.6) rounds float32 *subnormals* between 2**-127 and 2**-126 up to
-    2**-126 when converting to f8E8M0FNU (1.25 * 2**-127 -> 2**-126).  Round them here:
-    below the midpoint 1.5 * 2**-127 -> 2**-127 (code 0x00), from it on -> 2**-126 (code 0x01;
-    ties go up, as ml_dtypes does for every other E8M0 tie); smaller positive values keep
-    ml_dtypes' 2**-127."""
-    low = (x > 2.0**-127) & (x < 2.0**-126)
-    if not low.any():
-        return out
-    codes = np.where(x < 1.5 * 2.0**-127, np.uint8(0), np.uint8(1))
-    return np.where(low, codes.view(out.dtype), out)
 
 
 def _int_magnitude(ints: np.ndarray):
@@ -154,7 +108,7 @@ def _int_to_float(ints: np.ndarray, dst: ElementType) -> np.ndarray:
     with np.errstate(all="ignore"):
         if dst.name == "f32":
             return x64.astype(np.float32)
-        return _round_to_odd_f32(x64).astype(dst.dtype)
+        return round_to_odd_f32(x64).astype(dst.dtype)
 
 
 def _wrap_ints(ints: np.ndarray, dst: ElementType) -> np.ndarray:
