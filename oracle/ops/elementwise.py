@@ -1,0 +1,447 @@
+"""Element-wise ops (spec "Ops": abs ... xor): one registry entry per op.
+
+Each op's kernels follow its Semantics paragraph, per element kind; the numerics (integer
+wrap-around, one rounding per float result, complex via complex128, what the narrow float
+formats do with values they cannot hold) are described in ``_elementwise.py``.
+
+Implementation-defined results the spec leaves open, computed deterministically here (an
+impl-defined table masks them in comparisons):
+* integer divide by 0 -> -1 (all bits set; the max value for unsigned types); INT_MIN / -1 -> INT_MIN;
+  integer remainder by 0 -> the dividend; INT_MIN % -1 -> 0 (XLA's choices).
+* integer power with a negative exponent: the algebraic result truncated toward zero, as the
+  reference interpreter: 1 for base 1, +-1 for base -1, 0 otherwise -- including 0^-n (a
+  division by zero).
+* shift amounts are read as unsigned w-bit numbers (so negative amounts are huge); amounts >= w
+  give 0 (shift_left, shift_right_logical) or the sign fill (shift_right_arithmetic), as LLVM
+  APInt (the reference interpreter) and XLA do.
+* complex maximum/minimum with NaN components: the comparisons are false, so the rhs is returned
+  (as the reference interpreter).
+* complex remainder is TBD in the spec (#997): Unsupported.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._elementwise import (BOOLS, C128, COMPLEX_TYPES, F32, F64, FLOAT_TYPES, INTS, SINTS,
+                           complex_native, complex_via_c128, component_type, draw_shift_inputs,
+                           elementwise, float_exact, float_via_f64, from_bits, int_arith, make_complex,
+                           to_bits, wide, wrap)
+from ..types import BOOL, element_type
+
+# ================================================================== helpers per kind
+
+FNUZ = tuple(n for n in FLOAT_TYPES if n.endswith("FNUZ"))
+E8M0 = "f8E8M0FNU"
+
+
+def _sign_mask(et):
+    return 1 << (et.bits - 1)
+
+
+def _storage(et):
+    return et.storage_dtype
+
+
+def _to_f32(x, et):
+    """Exact values of a float array in float32 (f64 stays f64)."""
+    return x if et.bits == 64 else x.astype(F32)
+
+
+# ====================================================================== arithmetic
+
+# add (Semantics): booleans -> logical OR; integers -> integer addition; floats -> IEEE addition;
+# complex -> complex addition.
+elementwise("add", arity=2, kernels={
+    BOOLS: lambda et, a, b: np.logical_or(a, b),
+    INTS: int_arith(np.add),
+    FLOAT_TYPES: float_exact(np.add),
+    COMPLEX_TYPES: complex_native(np.add),  # component-wise: each part correctly rounded natively
+})
+
+# subtract (I1): integer, floating-point or complex (no booleans).
+elementwise("subtract", arity=2, kernels={
+    INTS: int_arith(np.subtract),
+    FLOAT_TYPES: float_exact(np.subtract),
+    COMPLEX_TYPES: complex_native(np.subtract),
+})
+
+# multiply: booleans -> logical AND.  complex<f32>: products of f32 are exact in f64, so
+# complex128 then one rounding per component; complex<f64>: numpy's (ac-bd, ad+bc).
+elementwise("multiply", arity=2, kernels={
+    BOOLS: lambda et, a, b: np.logical_and(a, b),
+    INTS: int_arith(np.multiply),
+    FLOAT_TYPES: float_exact(np.multiply),
+    COMPLEX_TYPES: complex_via_c128(np.multiply),
+})
+
+
+def _int_div_rem(et, a, b):
+    """Truncating integer quotient and remainder with the impl-defined cases made total."""
+    if et.bits < 8:
+        a, b = wide(a, et), wide(b, et)
+    zero = b == 0
+    safe = np.where(zero, 1, b).astype(a.dtype)
+    if et.is_signed:  # INT_MIN / -1 overflows: divide by 1 instead (q = INT_MIN, r = 0)
+        safe = np.where((a == et.min_value) & (b == -1), 1, safe).astype(a.dtype)
+    r = np.fmod(a, safe)  # C remainder: sign of the dividend
+    q = (a - r) // safe   # exact division, so floor == truncation
+    q = np.where(zero, -1 if et.is_signed else et.max_value, q).astype(a.dtype)
+    r = np.where(zero, a, r)
+    if et.bits < 8:
+        return wrap(q, et), wrap(r, et)
+    return q, r
+
+
+# divide (Semantics): integers -> algebraic quotient with the fractional part discarded.
+elementwise("divide", arity=2, kernels={
+    INTS: lambda et, a, b: _int_div_rem(et, a, b)[0],
+    FLOAT_TYPES: float_exact(np.divide),
+    COMPLEX_TYPES: complex_via_c128(np.divide),  # numpy's Smith division; complex<f32> rounded once
+}, notes="integer x/0 = -1 (max for unsigned), INT_MIN/-1 = INT_MIN: implementation-defined")
+
+
+# remainder (Semantics): lhs - d * rhs with d the quotient rounded toward zero: the sign of the
+# result is the dividend's and |result| < |rhs| -- C's fmod, which is exact for floats.
+elementwise("remainder", arity=2, kernels={
+    INTS: lambda et, a, b: _int_div_rem(et, a, b)[1],
+    FLOAT_TYPES: float_exact(np.fmod),
+}, unsupported={COMPLEX_TYPES: "remainder of complex numbers is TBD in the spec (#997)"},
+    notes="integer x%0 = x, INT_MIN%-1 = 0: implementation-defined; complex remainder TBD (#997)")
+
+
+def _int_power(et, a, b):
+    """Integer exponentiation by squaring, wrapping at the width; negative exponents truncate."""
+    base = to_bits(a, et)          # products mod 2^64 reduce to the right value mod 2^bits
+    exp = to_bits(b, et)           # the exponent's bits, read as unsigned
+    neg = None
+    if et.is_signed:
+        neg = wide(b, et) < 0
+        exp = np.where(neg, np.uint64(0), exp)
+    result = np.ones(base.shape, np.uint64)
+    while exp.any():
+        odd = (exp & np.uint64(1)).astype(bool)
+        result = np.where(odd, result * base, result)
+        base = base * base
+        exp = exp >> np.uint64(1)
+    out = from_bits(result, et)
+    if neg is not None and neg.any():
+        # 1^-n = 1, (-1)^-n = +-1, anything else truncates to 0 (0^-n: impl-defined, 0 as the interpreter).
+        wa = wide(a, et)
+        odd_exp = (to_bits(b, et) & np.uint64(1)).astype(bool)
+        small = np.where(wa == 1, 1, np.where(wa == -1, np.where(odd_exp, -1, 1), 0))
+        out = np.where(neg, wrap(small, et), out).astype(et.dtype)
+    return out
+
+
+# power (Semantics): integers -> integer exponentiation; floats -> IEEE pow; complex -> complex pow.
+elementwise("power", arity=2, kernels={
+    INTS: _int_power,
+    FLOAT_TYPES: float_via_f64(np.power),
+    COMPLEX_TYPES: complex_via_c128(np.power),
+}, notes="integer power with negative exponent: truncated (0 unless |base| = 1); 0^-n = 0 impl-defined")
+
+
+def _float_negate(et, x):
+    """IEEE negate: flips the sign bit (NaN payloads kept).  FNUZ: 0 and NaN (0x80) stay;
+    E8M0 has no sign: -x is not representable and becomes NaN (ml_dtypes' conversion)."""
+    if et.name == E8M0:
+        return np.full(x.shape, np.nan, F32).astype(et.dtype)
+    u = x.view(_storage(et))
+    flip = u.dtype.type(_sign_mask(et))
+    if et.name in FNUZ:
+        return np.where((u & (flip - 1)) != 0, u ^ flip, u).view(et.dtype)
+    return (u ^ flip).view(et.dtype)
+
+
+def _float_abs(et, x):
+    """IEEE abs: clears the sign bit.  FNUZ: NaN (0x80) stays NaN; E8M0: identity."""
+    if et.name == E8M0:
+        return x.copy()
+    u = x.view(_storage(et))
+    sign = u.dtype.type(_sign_mask(et))
+    cleared = u & u.dtype.type(~_sign_mask(et) & ((1 << (8 * u.itemsize)) - 1))
+    if et.name in FNUZ:
+        return np.where(u == sign, u, cleared).view(et.dtype)
+    return cleared.view(et.dtype)
+
+
+# negate (Semantics): unsigned -> bitcast to signed, negate, bitcast back (= negation mod 2^w).
+elementwise("negate", arity=1, kernels={
+    INTS: int_arith(np.negative),
+    FLOAT_TYPES: _float_negate,
+    COMPLEX_TYPES: complex_native(np.negative),
+})
+
+
+def _complex_abs(et, x):
+    """Complex modulus (hypot) in f64, rounded once to the component type (abs (C2))."""
+    if et.bits == 128:
+        return np.abs(x)
+    return np.abs(x.astype(C128)).astype(F32)
+
+
+# abs (I1): signed integer, float or complex; signed integers: |INT_MIN| wraps to INT_MIN.
+elementwise("abs", arity=1, kernels={
+    SINTS: int_arith(np.abs),
+    FLOAT_TYPES: _float_abs,
+    COMPLEX_TYPES: _complex_abs,
+}, result=component_type)
+
+
+def _float_sign(et, x):
+    """sign (Semantics, floats): NaN -> NaN (the operand itself), +-0 -> +-0, else +-1."""
+    v = _to_f32(x, et)
+    one = np.array(1.0, F32).astype(et.dtype)
+    minus_one = np.array(-1.0, F32).astype(et.dtype)
+    return np.where(v > 0, one, np.where(v < 0, minus_one, x))
+
+
+def _complex_sign(et, x):
+    """sign (Semantics, complex): (NaN, NaN) if a part is NaN, (0, 0) for zero, else
+    divide(x, convert(abs(x), type(x))) -- |x| rounded to the component type first."""
+    xx = x.astype(C128)
+    mag = np.abs(xx)
+    if et.bits == 64:
+        mag = mag.astype(F32).astype(F64)
+    r = xx / mag
+    r = np.where(xx == 0, 0, r)
+    r = np.where(np.isnan(xx.real) | np.isnan(xx.imag), complex(np.nan, np.nan), r)
+    return r.astype(et.dtype)
+
+
+elementwise("sign", arity=1, kernels={
+    SINTS: int_arith(np.sign),
+    FLOAT_TYPES: _float_sign,
+    COMPLEX_TYPES: _complex_sign,
+})
+
+
+# ==================================================================== max / min
+
+def _float_max_min(is_max):
+    """IEEE-754 maximum/minimum: NaN if either is NaN (the NaN operand, lhs first), and
+    -0 < +0.  Selects operands (no rounding, NaN payloads kept)."""
+    def kernel(et, a, b):
+        va, vb = _to_f32(a, et), _to_f32(b, et)
+        take_a = (va > vb) if is_max else (va < vb)
+        # Equal values (incl. -0 vs +0): prefer the one with the right sign.
+        sa = np.signbit(va)
+        take_a |= (va == vb) & (~sa if is_max else sa)
+        take_a |= np.isnan(va)
+        take_a &= ~(np.isnan(vb) & ~np.isnan(va))
+        return np.where(take_a, a, b)
+    return kernel
+
+
+def _complex_max_min(is_max):
+    """Lexicographic on (real, imag); unordered (NaN) comparisons pick rhs."""
+    def kernel(et, a, b):
+        ar, ai, br, bi = a.real, a.imag, b.real, b.imag
+        if is_max:
+            take_a = np.where(ar == br, ai > bi, ar > br)
+        else:
+            take_a = np.where(ar == br, ai < bi, ar < br)
+        return np.where(take_a, a, b)
+    return kernel
+
+
+elementwise("maximum", arity=2, kernels={
+    BOOLS: lambda et, a, b: np.logical_or(a, b),
+    INTS: int_arith(np.maximum),
+    FLOAT_TYPES: _float_max_min(True),
+    COMPLEX_TYPES: _complex_max_min(True),
+})
+
+elementwise("minimum", arity=2, kernels={
+    BOOLS: lambda et, a, b: np.logical_and(a, b),
+    INTS: int_arith(np.minimum),
+    FLOAT_TYPES: _float_max_min(False),
+    COMPLEX_TYPES: _complex_max_min(False),
+})
+
+
+# ====================================================================== bitwise
+
+def _bitwise(fn, logical):
+    def kernel(et, *xs):
+        if et.is_bool:
+            return logical(*xs)
+        if et.bits >= 8:
+            return fn(*xs)
+        return from_bits(fn(*[to_bits(x, et) for x in xs]), et)
+    return kernel
+
+
+elementwise("and", arity=2, kernels={BOOLS + INTS: _bitwise(np.bitwise_and, np.logical_and)})
+elementwise("or", arity=2, kernels={BOOLS + INTS: _bitwise(np.bitwise_or, np.logical_or)})
+elementwise("xor", arity=2, kernels={BOOLS + INTS: _bitwise(np.bitwise_xor, np.logical_xor)})
+elementwise("not", arity=1, kernels={BOOLS + INTS: _bitwise(np.invert, np.logical_not)})
+
+
+def _popcnt(et, x):
+    return from_bits(np.bitwise_count(to_bits(x, et)), et)  # a count of 2 wraps to -2 in i2
+
+
+def _clz(et, x):
+    u = to_bits(x, et)
+    for k in (1, 2, 4, 8, 16, 32):  # smear the highest set bit downwards
+        u = u | (u >> np.uint64(k))
+    return from_bits(et.bits - np.bitwise_count(u).astype(np.int64), et)
+
+
+elementwise("popcnt", arity=1, kernels={INTS: _popcnt})
+elementwise("count_leading_zeros", arity=1, kernels={INTS: _clz})
+
+
+def _shift_left(et, a, b):
+    u, s = to_bits(a, et), to_bits(b, et)
+    big = s >= np.uint64(et.bits)
+    r = np.left_shift(u, np.where(big, np.uint64(0), s))
+    return from_bits(np.where(big, np.uint64(0), r), et)
+
+
+def _shift_right_logical(et, a, b):
+    u, s = to_bits(a, et), to_bits(b, et)
+    big = s >= np.uint64(et.bits)
+    r = np.right_shift(u, np.where(big, np.uint64(0), s))
+    return from_bits(np.where(big, np.uint64(0), r), et)
+
+
+def _shift_right_arithmetic(et, a, b):
+    v = to_bits(a, et).astype(np.int64)  # the bits as a signed w-bit number (unsigned types too)
+    if et.bits < 64:
+        v = v - ((v & (1 << (et.bits - 1))) << 1)
+    s = np.minimum(to_bits(b, et), np.uint64(et.bits - 1)).astype(np.int64)  # >= w: sign fill
+    return from_bits((v >> s).astype(np.uint64), et)
+
+
+_SHIFT_NOTE = "amounts are unsigned w-bit; >= w gives 0 (or the sign fill for arithmetic), as APInt/XLA"
+elementwise("shift_left", arity=2, kernels={INTS: _shift_left}, draw_inputs=draw_shift_inputs, notes=_SHIFT_NOTE)
+elementwise("shift_right_logical", arity=2, kernels={INTS: _shift_right_logical},
+            draw_inputs=draw_shift_inputs, notes=_SHIFT_NOTE)
+elementwise("shift_right_arithmetic", arity=2, kernels={INTS: _shift_right_arithmetic},
+            draw_inputs=draw_shift_inputs, notes=_SHIFT_NOTE)
+
+
+# ================================================================ rounding to integral
+
+def _round_afz(x):
+    """roundToIntegralTiesToAway: trunc, then away from zero if the dropped part is >= 1/2.
+    x - trunc(x) is exact, and |x| < 2^52 whenever a step is taken, so t +- 1 is exact."""
+    t = np.trunc(x)
+    step = np.abs(x - t) >= 0.5
+    return np.where(step, t + np.copysign(np.ones_like(x), x), t)
+
+
+elementwise("ceil", arity=1, kernels={FLOAT_TYPES: float_exact(np.ceil)})     # roundToIntegralTowardPositive
+elementwise("floor", arity=1, kernels={FLOAT_TYPES: float_exact(np.floor)})   # roundToIntegralTowardNegative
+elementwise("round_nearest_even", arity=1, kernels={FLOAT_TYPES: float_exact(np.rint)})
+elementwise("round_nearest_afz", arity=1, kernels={FLOAT_TYPES: float_exact(_round_afz)})
+
+
+# is_finite (C1): y has the shape of x and element type i1.
+elementwise("is_finite", arity=1, kernels={
+    FLOAT_TYPES: lambda et, x: np.isfinite(_to_f32(x, et)),
+}, result=lambda et: BOOL)
+
+
+# ================================================================= complex plumbing
+
+def _real(et, x):
+    return x.real.copy() if et.is_complex else x.copy()
+
+
+def _imag(et, x):
+    if et.is_complex:
+        return x.imag.copy()
+    # constant(0, element_type(result)); E8M0 has no zero: ml_dtypes' conversion gives its NaN.
+    return np.zeros(x.shape, F32).astype(et.dtype)
+
+
+elementwise("real", arity=1, kernels={FLOAT_TYPES + COMPLEX_TYPES: _real}, result=component_type)
+elementwise("imag", arity=1, kernels={FLOAT_TYPES + COMPLEX_TYPES: _imag}, result=component_type)
+
+
+def _complex(et, re, im):
+    out = np.empty(re.shape, C128 if et.bits == 64 else np.complex64)
+    out.real = re
+    out.imag = im
+    return out
+
+
+def _complex_result(et):
+    return element_type(f"complex<{et.name}>")  # complex (C3)
+
+
+elementwise("complex", arity=2, kernels={("f32", "f64"): _complex}, result=_complex_result)
+
+
+# ================================================================= transcendentals
+
+def _rsqrt(x):
+    return 1.0 / np.sqrt(x)
+
+
+def _logistic(x):
+    return 1.0 / (1.0 + np.exp(-x))  # logistic (Semantics): division(1, addition(1, exp(-x)))
+
+
+def _complex_cbrt(z):
+    """Principal cube root: |z|^(1/3) * exp(i*arg(z)/3)."""
+    r = np.cbrt(np.abs(z))
+    t = np.angle(z) / 3.0
+    return make_complex(r * np.cos(t), r * np.sin(t))
+
+
+def _complex_log1p(z):
+    """log(1 + z), accurate near 0: log|1+z| = log1p(x(2+x) + y^2)/2, arg = atan2(y, 1+x)."""
+    x, y = z.real, z.imag
+    near = np.abs(z) < 0.5
+    accurate = make_complex(0.5 * np.log1p(x * (2.0 + x) + y * y), np.arctan2(y, 1.0 + x))
+    return np.where(near, accurate, np.log(1.0 + z))
+
+
+def _complex_atan2(y, x):
+    """Complex atan2 as the reference interpreter defines it, -i * log(w) with
+    w = (x + i*y) / sqrt(x^2 + y^2), i.e. (arg(w), -log|w|), computed so that it neither
+    overflows nor loses the exact zeros of real inputs:
+    * y and x are scaled by the same power of two first (w does not change);
+    * arg(w) = arg(x + i*y) - arg(x^2 + y^2)/2 (principal sqrt), brought into (-pi, pi];
+    * log|w| = (log|x + i*y|^2 - log|x^2 + y^2|)/2, which is exactly 0 for real x and y."""
+    m = np.maximum(np.maximum(np.abs(x.real), np.abs(x.imag)), np.maximum(np.abs(y.real), np.abs(y.imag)))
+    scalable = np.isfinite(m) & (m > 0)
+    scale = np.ldexp(1.0, -np.frexp(np.where(scalable, m, 1.0))[1])
+    x, y = x * scale, y * scale
+    u = make_complex(x.real - y.imag, x.imag + y.real)            # x + i*y
+    v = x * x + y * y
+    arg = np.angle(u) - 0.5 * np.angle(v)
+    arg = np.where(arg > np.pi, arg - 2 * np.pi, np.where(arg <= -np.pi, arg + 2 * np.pi, arg))
+    log_abs = 0.5 * (np.log(u.real * u.real + u.imag * u.imag) - np.log(np.abs(v)))
+    return make_complex(arg, -log_abs)
+
+
+_TRANSCENDENTAL = {
+    # mnemonic: (float64 function, complex128 function)
+    "exponential": (np.exp, np.exp),
+    "exponential_minus_one": (np.expm1, np.expm1),
+    "log": (np.log, np.log),
+    "log_plus_one": (np.log1p, _complex_log1p),
+    "logistic": (_logistic, _logistic),
+    "sine": (np.sin, np.sin),
+    "cosine": (np.cos, np.cos),
+    "tan": (np.tan, np.tan),
+    "tanh": (np.tanh, np.tanh),
+    "cbrt": (np.cbrt, _complex_cbrt),
+    "rsqrt": (_rsqrt, _rsqrt),
+}
+for _name, (_f, _c) in _TRANSCENDENTAL.items():
+    elementwise(_name, arity=1, kernels={FLOAT_TYPES: float_via_f64(_f), COMPLEX_TYPES: complex_via_c128(_c)})
+
+# sqrt: squareRoot is correctly rounded (IEEE), so float_exact; complex via complex128.
+elementwise("sqrt", arity=1, kernels={FLOAT_TYPES: float_exact(np.sqrt), COMPLEX_TYPES: complex_via_c128(np.sqrt)})
+
+elementwise("atan2", arity=2, kernels={FLOAT_TYPES: float_via_f64(np.arctan2),
+                                       COMPLEX_TYPES: complex_via_c128(_complex_atan2)})
+
+__all__: list[str] = []
