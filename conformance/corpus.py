@@ -455,7 +455,6 @@ def _interpret_case(chunk: str, start: int, rel: str, path: str, *, tool_reason:
         return case
 
     statements = _check_statements(lines)
-    text = "\n".join(lines)
     offsets = np.cumsum([0] + [len(x) + 1 for x in lines])
     body_first = _line_of(offsets, entry["body_open"])
     body_last = _line_of(offsets, entry["body_end"] - 1)

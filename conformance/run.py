@@ -9,7 +9,6 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-import numpy as np
 
 import oracle
 from oracle.errors import OracleError, Unsupported

@@ -18,7 +18,7 @@ import threading
 from . import ir
 from .errors import MlirError
 from .literals import parse_dense
-from .types import TensorType, parse_element_type, parse_type
+from .types import parse_element_type, parse_type
 
 # ----------------------------------------------------------------- MLIR context
 

@@ -16,7 +16,7 @@ import pytest
 from oracle.ops.conversion import bitcast_array, convert_array, reduce_precision_array, round_float64_to
 from oracle.types import ALL_ELEMENT_TYPES, FLOATS, element_type
 
-from .test_oracle_structural import check_corpus_case, check_drawn_signatures, corpus_cases, op_fn, run1
+from .test_oracle_structural import check_drawn_signatures, op_fn, run1
 
 E = element_type
 
@@ -61,15 +61,6 @@ def test_spec_reduce_precision():
                         '(tensor<6xf64>) -> tensor<6xf64>', ["tensor<6xf64>"], "tensor<6xf64>"), x)
     assert out.view(np.uint64).tolist()[:2] == [0x7FF0000000000000, 0x7FFFFFFFFFFFFFFF]
     assert out[2:].tolist() == [0.0, 0.0, 65504.0, np.inf]
-
-
-# ===================================================================== corpus
-
-@pytest.mark.corpus
-@pytest.mark.parametrize("case", [c for f in ["convert.mlir", "bitcast_convert.mlir", "reduce_precision.mlir"]
-                                  for c in corpus_cases(f)])
-def test_corpus(case):
-    check_corpus_case(case)
 
 
 # ===================================================================== convert: integers

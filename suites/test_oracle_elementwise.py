@@ -2,9 +2,7 @@
 
 * every Example of these ops in the spec (transcribed below; where an example's printed
   result is wrong for its declared type, the correct value is used and the line says why);
-* the official interpreter tests for these ops (../shared/corpora/stablehlo-interpret/<op>.mlir),
-  run through a small test-local reader for ``check.expect_eq_const`` /
-  ``check.expect_almost_eq_const`` (skipped when the corpus is absent);
+* (the official interpreter tests for these ops run in suites/test_interpret_corpus.py);
 * hand-computed edge cases (width wrap-around, shifts by >= width, clz/popcnt of negatives,
   overflow in formats without infinity, FNUZ zeros, rounding ties, signed zeros, NaNs);
 * correctly rounded + - * / sqrt fmod and transcendental roundings on every narrow float
@@ -14,31 +12,20 @@
 from __future__ import annotations
 
 import math
-import re
 import time
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from oracle import Unsupported, evaluate, ir, lookup, parse_module
+from oracle import Unsupported, evaluate, ir, parse_module
 from oracle.literals import parse_dense
-from oracle.registry import OpInfo, register
 from oracle.types import ELEMENT_TYPES, element_type, parse_type
-
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "stablehlo-interpret"
 
 ELEMENTWISE = ("abs add and atan2 cbrt ceil complex cosine count_leading_zeros divide exponential "
                "exponential_minus_one floor imag is_finite log log_plus_one logistic maximum minimum multiply "
                "negate not or popcnt power real remainder round_nearest_afz round_nearest_even rsqrt shift_left "
                "shift_right_arithmetic shift_right_logical sign sine sqrt subtract tan tanh xor").split()
-
-# stablehlo.constant belongs to another family; until it exists, a stand-in so corpus cases run.
-if lookup("stablehlo.constant") is None:
-    register(OpInfo(name="stablehlo.constant", family="test-local",
-                    evaluate=lambda op, args, ctx, env: [np.array(op.attr("value"))]))
-
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -215,98 +202,6 @@ def test_spec_example(case):
 
 def test_every_elementwise_op_has_a_spec_example():
     assert {c[0] for c in SPEC_EXAMPLES} == set(ELEMENTWISE)
-
-
-# ------------------------------------------------------------------- interpreter corpus
-
-_CHECK = re.compile(r"check\.(expect_eq_const|expect_almost_eq_const)\s+(%[\w.$-]+)\s*,\s*dense<")
-
-
-def _balanced_type(text: str, pos: int) -> int:
-    """End index of the ``tensor<...>`` starting at ``pos`` (nested <> allowed)."""
-    depth = 0
-    for i in range(pos, len(text)):
-        if text[i] == "<":
-            depth += 1
-        elif text[i] == ">":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-    raise ValueError(f"unbalanced type at {text[pos:pos + 40]!r}")
-
-
-def corpus_case_program(case: str):
-    """A corpus case -> (MLIR text of @main returning the checked values, [(kind, literal, type)]).
-
-    ``check.expect_*_const %x, dense<...> : T`` lines are taken out; the function returns the
-    checked values instead, in order."""
-    checks, kept, pos = [], [], 0
-    for m in _CHECK.finditer(case):
-        end = case.index(">", m.end())  # dense bodies hold no '<' or '>'
-        body = case[m.end():end]
-        tpos = case.index("tensor<", end)
-        tend = _balanced_type(case, tpos)
-        checks.append((m.group(1), m.group(2), body, case[tpos:tend]))
-        kept.append(case[pos:m.start()])
-        pos = tend
-    kept.append(case[pos:])
-    text = "".join(kept)
-    types = ", ".join(c[3] for c in checks)
-    text = re.sub(r"func\.func @[\w.$-]+\(\)", f"func.func @main() -> ({types})", text, count=1)
-    text = text.replace("func.return", f"func.return {', '.join(c[1] for c in checks)} : {types}", 1)
-    return text, [(c[0], c[2], c[3]) for c in checks]
-
-
-def _corpus_cases():
-    if not CORPUS.is_dir():
-        return []
-    cases = []
-    for op_name in ELEMENTWISE:
-        path = CORPUS / f"{op_name}.mlir"
-        for i, case in enumerate(path.read_text().split("// -----")):
-            m = re.search(r"func\.func @([\w.$-]+)", case)
-            if m and "check." in case:
-                cases.append(pytest.param(path.name, case, id=f"{path.name}::{m.group(1)}"))
-    return cases
-
-
-CORPUS_CASES = _corpus_cases()
-
-
-@pytest.mark.corpus
-@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}")
-@pytest.mark.parametrize("filename, case", CORPUS_CASES)
-def test_interpreter_corpus(filename, case):
-    text, checks = corpus_case_program(case)
-    module = parse_module(text, filename=filename)
-    try:
-        outputs = evaluate(module, [])
-    except Unsupported as e:
-        pytest.skip(f"uses an op the oracle lacks: {e}")
-    assert len(outputs) == len(checks)
-    for out, (kind, body, type_text) in zip(outputs, checks):
-        want = literal(body, type_text)
-        if kind == "expect_eq_const":
-            assert_close(out, want, tol=0.0)  # exact: equal values, or NaN and NaN
-        else:
-            assert_close(out, want, tol=1e-4)
-
-
-def test_corpus_reader_rewrites_checks():
-    case = """
-func.func @t() {
-  %0 = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
-  check.expect_eq_const %0, dense<[1, 2]> : tensor<2xi64>
-  check.expect_almost_eq_const %0,
-      dense<(1.0, 2.0)> : tensor<complex<f64>>
-  func.return
-}"""
-    text, checks = corpus_case_program(case)
-    assert "check." not in text
-    assert "func.func @main() -> (tensor<2xi64>, tensor<complex<f64>>)" in text
-    assert "func.return %0, %0 : tensor<2xi64>, tensor<complex<f64>>" in text
-    assert checks == [("expect_eq_const", "[1, 2]", "tensor<2xi64>"),
-                      ("expect_almost_eq_const", "(1.0, 2.0)", "tensor<complex<f64>>")]
 
 
 # ------------------------------------------------------------------- integers, by hand

@@ -13,7 +13,7 @@ from oracle.errors import OracleError
 from oracle.ops.selection import compare_arrays, maximum_array, minimum_array, total_order_key
 from oracle.types import element_type
 
-from .test_oracle_structural import check_corpus_case, check_drawn_signatures, corpus_cases, op_fn, run1
+from .test_oracle_structural import check_drawn_signatures, op_fn, run1
 
 E = element_type
 
@@ -58,14 +58,6 @@ def test_spec_clamp():
     (out,) = run1(op_fn('"stablehlo.clamp"(%arg0, %arg1, %arg2) : (tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) '
                         '-> tensor<3xi32>', ["tensor<3xi32>"] * 3, "tensor<3xi32>"), *args)
     assert out.tolist() == [5, 13, 20]
-
-
-# ===================================================================== corpus
-
-@pytest.mark.corpus
-@pytest.mark.parametrize("case", [c for f in ["compare.mlir", "select.mlir", "clamp.mlir"] for c in corpus_cases(f)])
-def test_corpus(case):
-    check_corpus_case(case)
 
 
 # ===================================================================== TOTALORDER

@@ -1,9 +1,8 @@
 """Oracle tests for constant, iota, reshape, transpose, broadcast_in_dim, slice, concatenate.
 
-Expected values come from the spec's Examples and the official interpreter tests
-(``../shared/corpora/stablehlo-interpret``), never from the oracle itself.  This module also
-holds the small corpus runner the other ``test_oracle_*`` modules import
-(``corpus_cases`` / ``check_corpus_case``) and the generic generator checks
+Expected values come from the spec's Examples and hand computation, never from the oracle
+itself (the official interpreter tests run in suites/test_interpret_corpus.py).  This module also
+holds the generic generator checks the other ``test_oracle_*`` modules import
 (``check_drawn_signatures``): every drawn Signature must print to MLIR that the StableHLO
 verifier accepts, and the oracle must evaluate it.
 """
@@ -11,8 +10,6 @@ verifier accepts, and the oracle must evaluate it.
 from __future__ import annotations
 
 import math
-import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,144 +19,8 @@ from hypothesis import strategies as st
 import oracle
 from oracle import ir
 from oracle.errors import OracleError, Unsupported
-from oracle.literals import parse_dense
-from oracle.types import ALL_ELEMENT_TYPES, TensorType, element_type, parse_type
+from oracle.types import ALL_ELEMENT_TYPES, TensorType, element_type
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "stablehlo-interpret"
-
-
-# ============================================================ corpus runner (shared)
-
-_CHECK = re.compile(r"check\.expect_(eq_const|almost_eq_const|eq|almost_eq)\s+(%[\w.$-]+)\s*,\s*")
-
-
-def _balanced(text: str, pos: int) -> int:
-    """Index just past the '>' matching the '<' at ``pos``."""
-    depth = 0
-    for i in range(pos, len(text)):
-        if text[i] == "<":
-            depth += 1
-        elif text[i] == ">":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-    raise ValueError("unbalanced <>")
-
-
-def _read_type(text: str, pos: int) -> tuple[str, int]:
-    m = re.compile(r"\s*tensor<").match(text, pos)
-    start = m.end() - len("<")
-    end = _balanced(text, start)
-    return text[m.start():end].strip(), end
-
-
-def _rewrite_case(chunk: str):
-    """A corpus case -> (MLIR text whose @main returns the checked values, expectations)."""
-    checks, out, pos = [], [], 0
-    for m in _CHECK.finditer(chunk):
-        if m.start() < pos:
-            continue
-        kind, value = m.group(1), m.group(2)
-        p = m.end()
-        if kind.endswith("_const"):
-            if not chunk.startswith("dense<", p):
-                raise ValueError(f"unsupported check literal at {chunk[p:p + 30]!r}")
-            end = _balanced(chunk, p + len("dense"))
-            literal = chunk[p + len("dense<"):end - 1]
-            colon = chunk.index(":", end)
-            ty, p = _read_type(chunk, colon + 1)
-            other = None
-        else:
-            om = re.compile(r"(%[\w.$-]+)").match(chunk, p)
-            other, p, literal = om.group(1), om.end(), None
-            tm = re.compile(r"\s*(,\s*tolerance\s*=\s*([-+.\deE]+))?\s*:").match(chunk, p)
-            ty, p = _read_type(chunk, tm.end())
-        tolerance = 1e-4
-        tm = re.compile(r"\s*\{\s*tolerance\s*=\s*([-+.\deE]+)\s*:\s*\w+\s*\}").match(chunk, p)
-        if tm:
-            tolerance, p = float(tm.group(1)), tm.end()
-        tl = re.search(r"tolerance\s*=\s*([-+.\deE]+)", chunk[m.start():p])
-        if tl:
-            tolerance = float(tl.group(1))
-        out.append(chunk[pos:m.start()])
-        pos = p
-        checks.append(dict(kind=kind, value=value, other=other, literal=literal, type=ty, tolerance=tolerance))
-    out.append(chunk[pos:])
-    body = "".join(out)
-    returned = [v for c in checks for v in ([c["value"]] + ([c["other"]] if c["other"] else []))]
-    types = [t for c in checks for t in ([c["type"]] * (2 if c["other"] else 1))]
-    ret = f"func.return {', '.join(returned)} : {', '.join(types)}" if returned else "func.return"
-    body = re.sub(r"func\.return\s*$", ret, body.rstrip().rstrip("}").rstrip(), count=1) + "\n}\n"
-    body = re.sub(r"func\.func\s+@[\w.$-]+\(\)", f"func.func @main() -> ({', '.join(types)})", body, count=1)
-    return body, checks
-
-
-#: Corpus cases that fail for a reason outside the ops under test (strict: they must fail).
-KNOWN_CORPUS_FAILURES = {
-}
-
-
-def corpus_cases(filename: str) -> list:
-    """pytest params, one per ``// -----`` case of a corpus file (skipped if the corpus is absent)."""
-    path = CORPUS / filename
-    if not path.exists():
-        return [pytest.param(None, marks=pytest.mark.skip(reason=f"corpus file {path} not available"),
-                             id=f"{filename}-absent")]
-    chunks = [c for c in path.read_text().split("// -----") if "func.func" in c]
-    params = []
-    for i, c in enumerate(chunks):
-        case_id = f"{filename.removesuffix('.mlir')}-{i}"
-        reason = KNOWN_CORPUS_FAILURES.get(case_id)
-        marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
-        params.append(pytest.param((filename, i, c), id=case_id, marks=marks))
-    return params
-
-
-def _values_equal(actual: np.ndarray, expected: np.ndarray, tolerance: float | None) -> np.ndarray:
-    """Element-wise: equal (NaN == NaN), or within ``tolerance`` if given (complex: per part)."""
-    if actual.dtype.kind == "c" or expected.dtype.kind == "c":
-        return (_values_equal(np.real(actual), np.real(expected), tolerance)
-                & _values_equal(np.imag(actual), np.imag(expected), tolerance))
-    if actual.dtype == bool or actual.dtype.kind in "iu" or "int" in actual.dtype.name:
-        return actual == expected
-    a = np.asarray(actual).astype(np.float64)
-    e = np.asarray(expected).astype(np.float64)
-    with np.errstate(all="ignore"):
-        ok = (a == e) | (np.isnan(a) & np.isnan(e))
-        if tolerance is not None:
-            ok |= np.abs(a - e) <= tolerance
-    return ok
-
-
-def check_corpus_case(param) -> None:
-    """Evaluate one corpus case with the oracle and compare with its check.* expectations."""
-    filename, index, chunk = param
-    if "interpreter.run_parallel" in chunk or "check.expect_serialized_eq" in chunk:
-        pytest.skip("needs the interpreter's process grid / probe")
-    text, checks = _rewrite_case(chunk)
-    assert checks, f"{filename} case {index}: no check.* expectation found"
-    module = oracle.parse_module(text)
-    for o in module.walk_ops():
-        if o.name not in ("func.return", "stablehlo.return") and oracle.lookup(o.name) is None:
-            pytest.skip(f"oracle does not implement {o.name}")
-    try:
-        outputs = oracle.evaluate(module, [])
-    except Unsupported as e:
-        pytest.skip(str(e))
-    k = 0
-    for c in checks:
-        actual = outputs[k]
-        k += 1
-        if c["other"]:
-            expected = outputs[k]
-            k += 1
-        else:
-            expected = parse_dense(c["literal"], parse_type(c["type"]))
-        tol = c["tolerance"] if c["kind"].startswith("almost") else None
-        ok = _values_equal(actual, expected, tol)
-        assert ok.shape == np.shape(expected) and ok.all(), (
-            f"{filename} case {index}: check.expect_{c['kind']} {c['value']} failed\n"
-            f"expected: {expected!r}\nactual:   {actual!r}\nprogram:\n{text}")
 
 
 # ======================================================= generator checks (shared)
@@ -283,18 +144,6 @@ def test_spec_concatenate():
                         '(tensor<3x2xi64>, tensor<1x2xi64>) -> tensor<4x2xi64>',
                         ["tensor<3x2xi64>", "tensor<1x2xi64>"], "tensor<4x2xi64>"), a, b)
     assert out.tolist() == [[1, 2], [3, 4], [5, 6], [7, 8]]
-
-
-# ============================================================== interpreter corpus
-
-CORPUS_FILES = ["constant.mlir", "iota.mlir", "reshape.mlir", "transpose.mlir", "broadcast_in_dim.mlir",
-                "slice.mlir", "concatenate.mlir"]
-
-
-@pytest.mark.corpus
-@pytest.mark.parametrize("case", [c for f in CORPUS_FILES for c in corpus_cases(f)])
-def test_corpus(case):
-    check_corpus_case(case)
 
 
 # ============================================================== hand-computed edges

@@ -46,6 +46,7 @@ from functools import partial
 import numpy as np
 
 from ..errors import OracleError, UndefinedBehavior, Unsupported
+from ..numerics import round_to
 from ..registry import OpInfo, Signature, register
 from ..types import (ALL_ELEMENT_TYPES, BOOL, COMPLEXES, ELEMENT_TYPES, FLOATS, SIGNED_INTEGERS,
                      UNSIGNED_INTEGERS, ElementType, TensorType, element_type)
@@ -122,22 +123,6 @@ def int_arith(fn):
 
 # -------------------------------------------------------------------------- floats
 
-def _f64_to_f32_round_to_odd(x: np.ndarray) -> np.ndarray:
-    """float64 -> float32 rounding to odd: truncate, and set the last bit if inexact."""
-    r = x.astype(F32)
-    back = r.astype(F64)
-    inexact = back != x
-    inexact &= ~np.isnan(x)
-    if not inexact.any():
-        return r
-    bits = r.view(np.uint32).copy()
-    # Round to nearest may have gone away from zero (to the next float32 or to inf): step back.
-    over = inexact & (np.abs(back) > np.abs(x))
-    bits -= over.astype(np.uint32)
-    bits |= inexact.astype(np.uint32)
-    return bits.view(F32)
-
-
 #: f8E8M0FNU reaches 2^-127 .. 2^127, beyond float32 (a product of two values can be 2^-254):
 #: its correctly rounded ops are done in float64 (exact for * /; 53 >= 2p+2 for the rest).
 E8M0 = "f8E8M0FNU"
@@ -151,11 +136,7 @@ def narrow(r: np.ndarray, et: ElementType) -> np.ndarray:
 
 def round_f64(x: np.ndarray, et: ElementType) -> np.ndarray:
     """Round float64 values once (round-to-nearest-even) to float type ``et``."""
-    if et.bits == 64:
-        return x
-    if et.dtype == F32:
-        return x.astype(F32)
-    return narrow(_f64_to_f32_round_to_odd(np.asarray(x)), et)
+    return x if et.bits == 64 else round_to(np.asarray(x), et)
 
 
 def float_exact(fn):
