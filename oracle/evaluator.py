@@ -17,6 +17,7 @@ import numpy as np
 
 from . import ir
 from .errors import OracleError, UndefinedBehavior, Unsupported
+from .numerics import recording_unrepresentable
 from .registry import lookup
 from .types import TensorType, TokenType, TupleType
 
@@ -38,6 +39,9 @@ class Context:
     infeed: list = field(default_factory=list)    # values supplied by the caller, consumed in order
     outfeed: list = field(default_factory=list)   # values captured from outfeed ops
     extra: dict[str, Any] = field(default_factory=dict)  # room for later families (process grid, channels, ...)
+    # When a dict: result Value -> bool mask of the elements whose value the spec leaves
+    # implementation-defined (see oracle/numerics.py, "unrepresentable results").
+    impl_defined: dict | None = None
     depth: int = 0
 
     def call(self, name: str, args: Sequence) -> list:
@@ -78,7 +82,12 @@ def run_ops(ops: Sequence[ir.Op], env: dict, ctx: Context) -> list:
         if info is None:
             raise Unsupported("the oracle does not implement this op yet", op=op.name, location=op.location)
         try:
-            results = info.evaluate(op, args, ctx, env)
+            if ctx.impl_defined is None:
+                results = info.evaluate(op, args, ctx, env)
+            else:
+                with recording_unrepresentable() as noted:
+                    results = info.evaluate(op, args, ctx, env)
+                _keep_impl_defined(ctx, op, results, noted)
         except OracleError as e:
             if not e.location and op.location:  # add where it happened
                 raise type(e)(str(e), op=op.name, location=op.location) from None
@@ -93,6 +102,17 @@ def run_ops(ops: Sequence[ir.Op], env: dict, ctx: Context) -> list:
             check_value(result.type, value, op=op)
             env[result] = value
     raise OracleError("function or region has no terminator")
+
+
+def _keep_impl_defined(ctx: Context, op: ir.Op, results: list, noted: list) -> None:
+    if not noted or len(results) != 1 or not isinstance(results[0], np.ndarray):
+        return
+    mask = np.zeros(results[0].shape, dtype=bool)
+    for m in noted:
+        if np.shape(m) == mask.shape:
+            mask |= m
+    if mask.any():
+        ctx.impl_defined[op.results[0]] = mask
 
 
 def check_value(expected_type, value, *, op: ir.Op | None = None, what: str = "") -> None:

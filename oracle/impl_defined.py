@@ -822,6 +822,12 @@ IMPL_DEFINED_TABLE: tuple[ImplDefined, ...] = (
 _NOT_BY_QUANTIZED_RULE = ("uniform_quantize", "uniform_dequantize")
 
 SPEC_NOTES: tuple[SpecNote, ...] = (
+    SpecNote('Types: f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E8M0FNU (the OCP Microscaling formats) have no '
+             'NaN / no infinity (f4, f6) or no zero, no negative values and no infinity (E8M0); the '
+             'spec gives no result for an operation whose exact result is such a value',
+             "implementation-defined per element; the oracle records those elements while it "
+             "evaluates (oracle/numerics.py: note_unrepresentable) and the differential engine "
+             "adds them to the op's mask, so they are reported as implementation-defined"),
     SpecNote('Tuple types: "T, tuple<T> and tuple<tuple<T>> may be materially different depending '
              'on a particular implementation"', "ABI only; values are compared element by element"),
     SpecNote('Complex constants: "The order in which these parts are then stored in memory is '

@@ -14,9 +14,49 @@ sign, no zero and no subnormals.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 import numpy as np
 
 from .types import ElementType, element_type, element_type_of_dtype
+
+# ----------------------------------------------------------------- unrepresentable results
+# The MX formats (spec "Types": f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E8M0FNU, after the OCP
+# Microscaling spec) lack values IEEE arithmetic produces: f4/f6 have no NaN and no
+# infinity, E8M0 has no zero, no negative values and no infinity.  What an op returns
+# when its exact result is one of those is not defined by the spec (implementation-
+# defined, see oracle/impl_defined.py).  The oracle still returns something (ml_dtypes'
+# conversion), and records which elements those were while a recording is active, so the
+# comparator can report them as implementation-defined instead of pass / mismatch.
+
+_NO_NAN_OR_INF = frozenset({"f4E2M1FN", "f6E2M3FN", "f6E3M2FN"})
+_recording: ContextVar[list | None] = ContextVar("unrepresentable_recording", default=None)
+
+
+def note_unrepresentable(wide: np.ndarray, et: ElementType) -> None:
+    """Record the elements of ``wide`` (a result before its final rounding to ``et``) that
+    ``et`` cannot represent, if a recording is active; cheap no-op otherwise."""
+    log = _recording.get()
+    if log is None or et.name not in _NO_NAN_OR_INF and et.name != "f8E8M0FNU":
+        return
+    with np.errstate(invalid="ignore"):
+        wide = np.asarray(wide, dtype=np.float64)
+        if et.name == "f8E8M0FNU":
+            log.append(~(wide > 0) & ~np.isnan(wide) | np.isinf(wide))
+        else:
+            log.append(~np.isfinite(wide))
+
+
+@contextmanager
+def recording_unrepresentable():
+    """Collect the masks noted by ``note_unrepresentable`` inside the block (a list)."""
+    log: list = []
+    token = _recording.set(log)
+    try:
+        yield log
+    finally:
+        _recording.reset(token)
 
 __all__ = [
     "to_bits", "from_bits", "hex_bits", "is_subnormal", "flush_subnormals",
@@ -265,6 +305,7 @@ def round_to(x, et) -> np.ndarray:
     if not et.is_float:
         raise TypeError(f"round_to: {et} is not a floating-point type")
     x = x.astype(np.float64)
+    note_unrepresentable(x, et)
     if et.name in ("f64", "f32"):
         with np.errstate(over="ignore"):
             return x.astype(et.dtype)

@@ -46,7 +46,7 @@ from functools import partial
 import numpy as np
 
 from ..errors import OracleError, UndefinedBehavior, Unsupported
-from ..numerics import round_to
+from ..numerics import note_unrepresentable, round_to
 from ..registry import OpInfo, Signature, register
 from ..types import (ALL_ELEMENT_TYPES, BOOL, COMPLEXES, ELEMENT_TYPES, FLOATS, SIGNED_INTEGERS,
                      UNSIGNED_INTEGERS, ElementType, TensorType, element_type)
@@ -131,6 +131,7 @@ E8M0 = "f8E8M0FNU"
 def narrow(r: np.ndarray, et: ElementType) -> np.ndarray:
     """float32 values -> ``et`` with ml_dtypes' cast, which rounds float32 correctly (see the
     module docstring for what it does with values the format cannot hold)."""
+    note_unrepresentable(r, et)
     return r.astype(et.dtype)
 
 

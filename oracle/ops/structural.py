@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import ir
 from ..errors import OracleError, UndefinedBehavior, Unsupported
+from ..numerics import note_unrepresentable
 from ..registry import Signature, op
 from ..types import ALL_ELEMENT_TYPES, ElementType, QuantizedElementType, TensorType
 from .conversion import convert_array
@@ -120,6 +121,7 @@ def iota(op_, args, ctx, env):
         # E8M0 has no zero.  constant(0) is what MLIR makes of the literal 0.0 (APFloat: 0x00,
         # 2**-127), which the interpreter and XLA's iota both produce; convert(0) is NaN.
         values = np.where(index == 0, np.zeros((), np.uint8).view(et.dtype), values)
+        note_unrepresentable(np.broadcast_to(index, shape), et)  # 0: implementation-defined
     return [np.array(np.broadcast_to(values, shape), dtype=et.dtype, order="C")]
 
 
