@@ -319,7 +319,8 @@ def _complex_operands(inputs):
     et = _type_of(arrays[0])
     if not et.is_complex:
         return None
-    return [a.astype(np.complex128) for a in arrays], et
+    with np.errstate(invalid="ignore"):
+        return [a.astype(np.complex128) for a in arrays], et
 
 
 def _log2_magnitude(z: np.ndarray) -> np.ndarray:
@@ -423,8 +424,14 @@ def _logistic_region(zs, et):  # 1 / (1 + exp(-z))
     return -z.real > np.log(_component_limits(et)[0]) - 1
 
 
-def _atan2_region(zs, et):
-    return _none(zs[0].shape)
+def _atan2_region(zs, et):  # -i log((x + iy) / sqrt(x**2 + y**2)): the squares over/underflow
+    y, x = zs
+    return _square_of_magnitude_out_of_range(y, et) | _square_of_magnitude_out_of_range(x, et)
+
+
+def _cbrt_region(zs, et):  # exp(log(z) / 3): log|z| via re**2 + im**2, and the pole at 0
+    (z,) = zs
+    return (z == 0) | _square_of_magnitude_out_of_range(z, et)
 
 
 def _real_logistic_overflow(inputs, attributes, result_type):
@@ -744,7 +751,10 @@ IMPL_DEFINED_TABLE: tuple[ImplDefined, ...] = (
           ("power", ", z = 0, |z|**2 out of range, or |z**w| out of range",
            "z**w = exp(w log z): the pole of log and over/underflow of the result", _power_region),
           ("logistic", ", or -Re z > ln(max) - 1", "exp(-z) overflows", _logistic_region),
-          ("atan2", "", "complex atan2 has no standard special values", _atan2_region),
+          ("atan2", ", or |lhs|**2 or |rhs|**2 out of range",
+           "complex atan2 has no standard special values; -i log(z / |z|) forms the squares", _atan2_region),
+          ("cbrt", ", z = 0, or |z|**2 out of range", "exp(log(z) / 3): the pole of log, |z| via squares",
+           _cbrt_region),
       )),
     # --- linear algebra
     ImplDefined("cholesky", "the strict upper (lower = true) or lower (lower = false) triangle",

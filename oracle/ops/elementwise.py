@@ -27,6 +27,7 @@ from ._elementwise import (BOOLS, C128, COMPLEX_TYPES, F32, F64, FLOAT_TYPES, IN
                            complex_native, complex_via_c128, component_type, draw_shift_inputs,
                            elementwise, float_exact, float_via_f64, from_bits, int_arith, make_complex,
                            to_bits, wide, wrap)
+from ..numerics import note_unrepresentable
 from ..types import BOOL, element_type
 
 # ================================================================== helpers per kind
@@ -146,6 +147,7 @@ def _float_negate(et, x):
     """IEEE negate: flips the sign bit (NaN payloads kept).  FNUZ: 0 and NaN (0x80) stay;
     E8M0 has no sign: -x is not representable and becomes NaN (ml_dtypes' conversion)."""
     if et.name == E8M0:
+        note_unrepresentable(-x.astype(F64), et)
         return np.full(x.shape, np.nan, F32).astype(et.dtype)
     u = x.view(_storage(et))
     flip = u.dtype.type(_sign_mask(et))
@@ -356,7 +358,9 @@ def _imag(et, x):
     if et.is_complex:
         return x.imag.copy()
     # constant(0, element_type(result)); E8M0 has no zero: ml_dtypes' conversion gives its NaN.
-    return np.zeros(x.shape, F32).astype(et.dtype)
+    zeros = np.zeros(x.shape, F32)
+    note_unrepresentable(zeros, et)
+    return zeros.astype(et.dtype)
 
 
 elementwise("real", arity=1, kernels={FLOAT_TYPES + COMPLEX_TYPES: _real}, result=component_type)
