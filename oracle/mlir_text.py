@@ -63,7 +63,7 @@ def canonicalize(text: str, *, allow_unregistered: bool = False, filename: str =
     with _context_lock, ctx:
         ctx.allow_unregistered_dialects = allow_unregistered
         try:
-            module = mlir.Module.parse(text) if filename == "-" else mlir.Module.parse(text)
+            module = mlir.Module.parse(text)  # locations say "-": _diagnostics puts the filename in
             if not module.operation.verify():
                 raise MlirError([("", "module failed verification")])
         except mlir.MLIRError as e:

@@ -57,10 +57,10 @@ def test_differential(pair, backends, max_examples, tmp_path_factory):
     for r in results:
         if r.status in ("pass", "implementation-defined", "unsupported", "rejected"):
             continue
-        (known if known_deviation(backend_name, op_name, dtype, r.status) else bad).append(r)
+        (known if known_deviation(backend_name, op_name, ",".join(r.dtypes), r.status) else bad).append(r)
     assert not bad, "\n\n".join(f"[{r.status}] {r.id}\n{r.message}\nreproducer: {r.reproducer}" for r in bad[:3])
     if known:
-        d = known_deviation(backend_name, op_name, dtype, known[0].status)
+        d = known_deviation(backend_name, op_name, ",".join(known[0].dtypes), known[0].status)
         pytest.xfail(f"known deviation: {d.reason}")
     if results and all(r.status == "rejected" for r in results):
         pytest.skip(f"{backend_name} rejects {info.mnemonic} on {dtype}: {results[0].message[:200]}")

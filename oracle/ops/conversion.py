@@ -63,7 +63,8 @@ def _int_magnitude(ints: np.ndarray):
         return np.zeros(ints.shape, dtype=bool), ints
     neg = ints < 0
     plus_one = np.where(neg, ints + 1, ints)  # no overflow: -2**63 + 1 fits
-    mag = np.where(neg, (-plus_one).astype(np.uint64) + np.uint64(1), ints.astype(np.uint64))
+    with np.errstate(over="ignore"):  # np.where evaluates both branches; unsigned wrap is intended
+        mag = np.where(neg, (-plus_one).astype(np.uint64) + np.uint64(1), ints.astype(np.uint64))
     return neg, mag
 
 
