@@ -143,36 +143,10 @@ def split_arrays(arrays: list[np.ndarray], counts: list[int]) -> list[list[np.nd
 # ------------------------------------------------------------------ MLIR helpers
 # (jaxlib is imported lazily; these run inside worker processes)
 
-_QUANT_ARTIFACT = ('func.func @main(%arg0: tensor<2x!quant.uniform<i8:f32, 1.0:0>>) -> '
-                   'tensor<2x!quant.uniform<i8:f32, 1.0:0>> {\n'
-                   '  return %arg0 : tensor<2x!quant.uniform<i8:f32, 1.0:0>>\n}')
-
-_context = None
-
-
 def mlir_context():
-    """A jaxlib MLIR context with func, stablehlo, chlo (and quant) loaded; created once."""
-    global _context
-    if _context is None:
-        from jaxlib.mlir import ir
-        from jaxlib.mlir._mlir_libs import _jax_mlir_ext
-        from jaxlib.mlir.dialects import chlo, stablehlo
-
-        registry = ir.DialectRegistry()
-        _jax_mlir_ext.register_dialects(registry)
-        ctx = ir.Context()
-        ctx.append_dialect_registry(registry)
-        ctx.load_all_available_dialects()
-        stablehlo.register_dialect(ctx)
-        chlo.register_dialect(ctx)
-        try:  # the quant dialect only gets loaded by deserializing an artifact that uses it
-            art = stablehlo.serialize_portable_artifact_str(_QUANT_ARTIFACT, stablehlo.get_current_version())
-            with ctx:
-                stablehlo.deserialize_portable_artifact(ctx, art)
-        except Exception:  # pragma: no cover - quantized programs will then fail to parse
-            pass
-        _context = ctx
-    return _context
+    """The jaxlib MLIR context (func, stablehlo, chlo, quant loaded), shared with the oracle."""
+    from oracle.mlir_text import mlir_context as oracle_context
+    return oracle_context()
 
 
 def parse_mlir(text: str):

@@ -260,7 +260,7 @@ def _split_top(text: str, sep: str = ",") -> list[str]:
     return parts
 
 
-def _balanced_end(text: str, pos: int, open_ch: str, close_ch: str) -> int:
+def balanced_end(text: str, pos: int, open_ch: str, close_ch: str) -> int:
     """Index just past the bracket matching ``text[pos] == open_ch``."""
     depth, in_str = 0, False
     for i in range(pos, len(text)):
@@ -314,7 +314,7 @@ def parse_check(statement: str) -> ParsedCheck:
             raise CheckSyntaxError(f"expected '%value, dense<...>' in {s!r}")
         operand = m.group(1)
         start = m.end() + len("dense")
-        end = _balanced_end(rest, start, "<", ">")
+        end = balanced_end(rest, start, "<", ">")
         dense = rest[start + 1:end - 1]
         tail = rest[end:].strip()
         mt = re.match(r":\s*", tail)
@@ -324,7 +324,7 @@ def parse_check(statement: str) -> ParsedCheck:
         tm = re.match(r"tensor<", tail)
         if not tm:
             raise CheckSyntaxError(f"expected a tensor type in {s!r}")
-        tend = _balanced_end(tail, len("tensor"), "<", ">")
+        tend = balanced_end(tail, len("tensor"), "<", ">")
         ty, tail = tail[:tend], tail[tend:].strip()
         tol = None
         mtol = re.search(r"tolerance\s*=\s*([-+0-9.eE]+)", tail)
@@ -399,9 +399,9 @@ def _functions(lines: list[str]) -> list[dict]:
         name = m.group("name").strip('"')
         pos = int(offsets[i]) + m.end() - 1  # at '('
         try:
-            args_end = _balanced_end(text, pos, "(", ")")
+            args_end = balanced_end(text, pos, "(", ")")
             body_open = text.index("{", args_end)
-            body_end = _balanced_end(text, body_open, "{", "}")
+            body_end = balanced_end(text, body_open, "{", "}")
         except (CheckSyntaxError, ValueError):
             continue
         out.append(dict(name=name, line=i, args=text[pos + 1:args_end - 1].strip(),

@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .corpus import balanced_end as _balanced_end
+
 # -------------------------------------------------------------------------- locating
 
 
@@ -196,23 +198,6 @@ def _strip_code_comment(line: str) -> str:
     return line if k < 0 else line[:k]
 
 
-def _balanced(text: str, pos: int, open_ch: str, close_ch: str) -> int:
-    depth, in_str = 0, False
-    for i in range(pos, len(text)):
-        c = text[i]
-        if c == '"':
-            in_str = not in_str
-        elif in_str:
-            continue
-        elif c == open_ch:
-            depth += 1
-        elif c == close_ch and not (close_ch == ">" and text[i - 1] == "-"):
-            depth -= 1
-            if depth == 0:
-                return i + 1
-    raise ValueError(f"unbalanced {open_ch}{close_ch}")
-
-
 def _split_top(text: str) -> list[str]:
     parts, depth, cur = [], 0, []
     for i, c in enumerate(text):
@@ -246,7 +231,7 @@ def _read_type(text: str, p: int) -> tuple[str, int]:
         raise ValueError("expected a type")
     q = m.end()
     if q < len(text) and text[q] == "<":
-        q = _balanced(text, q, "<", ">")
+        q = _balanced_end(text, q, "<", ">")
     return text[p:q], q
 
 
@@ -280,21 +265,21 @@ def infer_types(code: str) -> tuple[dict[str, str], list[str]]:
     defined: list[str] = []
     for m in re.finditer(r'"((?:stablehlo|chlo|func)\.\w+)"\s*\(', code):
         try:
-            close = _balanced(code, m.end() - 1, "(", ")")
+            close = _balanced_end(code, m.end() - 1, "(", ")")
             operands = [o for o in _split_top(code[m.end():close - 1]) if o]
             p = _skip_ws(code, close)
             if code.startswith("<{", p):
-                p = _balanced(code, p + 1, "{", "}") + 1
+                p = _balanced_end(code, p + 1, "{", "}") + 1
                 p = _skip_ws(code, p)
             if code.startswith("(", p) and code[_skip_ws(code, p + 1):].startswith("{"):
-                p = _skip_ws(code, _balanced(code, p, "(", ")"))
+                p = _skip_ws(code, _balanced_end(code, p, "(", ")"))
             if code.startswith("{", p):
-                p = _skip_ws(code, _balanced(code, p, "{", "}"))
+                p = _skip_ws(code, _balanced_end(code, p, "{", "}"))
             if not code.startswith(":", p):
                 continue
             p = _skip_ws(code, p + 1)
             if code.startswith("(", p):
-                q = _balanced(code, p, "(", ")")
+                q = _balanced_end(code, p, "(", ")")
                 in_types = _split_top(code[p + 1:q - 1])
                 p = _skip_ws(code, q)
             else:
@@ -305,7 +290,7 @@ def infer_types(code: str) -> tuple[dict[str, str], list[str]]:
             if code.startswith("->", p):
                 p = _skip_ws(code, p + 2)
                 if code.startswith("(", p):
-                    q = _balanced(code, p, "(", ")")
+                    q = _balanced_end(code, p, "(", ")")
                     out_types = _split_top(code[p + 1:q - 1])
                 else:
                     t, _ = _read_type(code, p)

@@ -61,7 +61,6 @@ def test_hex_bits_examples():
     ("f8E8M0FNU", 0x80, 2.0),
 ])
 def test_ulp_distance_one_to_next_is_one(name, next_bits, next_value):
-    et = element_type(name)
     one, nxt = values(name, [ONE_BITS[name]]), values(name, [next_bits])
     assert float(nxt[0]) == next_value
     assert ulp_distance(one, nxt)[0] == 1

@@ -12,28 +12,15 @@ from __future__ import annotations
 import numpy as np
 
 from .. import ir
-from ..errors import OracleError, UndefinedBehavior, Unsupported
+from ..errors import OracleError
 from ..registry import Signature, op
-from ..types import ALL_ELEMENT_TYPES, BOOL, ElementType, QuantizedElementType, TensorType
+from ._checks import reject_quantized, shape_error
+from ..types import ALL_ELEMENT_TYPES, BOOL, ElementType, TensorType
 
 __all__ = ["total_order_key", "compare_arrays", "maximum_array", "minimum_array"]
 
 _DIRECTIONS = ("EQ", "NE", "GE", "GT", "LE", "LT")
 _INT64_MIN = np.iinfo(np.int64).min
-
-
-def _reject_quantized(op_):
-    for v in tuple(op_.operands) + tuple(op_.results):
-        if isinstance(v.type, TensorType) and isinstance(v.type.element_type, QuantizedElementType):
-            raise Unsupported("quantized element types are not implemented yet", op=op_.name,
-                              location=op_.location)
-
-
-def _shape_error(op_, message: str, constraint: str):
-    """A shape constraint violated: by the static types (OracleError) or only by runtime
-    shapes behind dynamic dimensions (UndefinedBehavior, spec "Errors")."""
-    dynamic = any(isinstance(v.type, TensorType) and not v.type.is_static for v in op_.operands)
-    return (UndefinedBehavior if dynamic else OracleError)(message, op=op_.name, constraint=constraint)
 
 
 def _has_sign_bit(et: ElementType) -> bool:
@@ -195,14 +182,14 @@ def _draw_compare(draw, element_type):
 @op("stablehlo.compare", family="selection", element_types=_ALL_NAMES, draw_signature=_draw_compare,
     notes="TOTALORDER: IEEE totalOrder keys for every direction (EQ = same bits); FNUZ NaN sorts lowest")
 def compare(op_, args, ctx, env):
-    _reject_quantized(op_)
+    reject_quantized(op_)
     lhs, rhs = args
     lt, rt = op_.operands[0].type, op_.operands[1].type
     et = lt.element_type
     if rt.element_type != et:  # compare (C1)
         raise OracleError(f"element types differ: {lt} vs {rt}", op=op_.name, constraint="C1")
     if lhs.shape != rhs.shape:  # compare (C2)
-        raise _shape_error(op_, f"shape(lhs) {lhs.shape} != shape(rhs) {rhs.shape}", "C2")
+        raise shape_error(op_, f"shape(lhs) {lhs.shape} != shape(rhs) {rhs.shape}", "C2")
     direction = op_.attr("comparison_direction")
     if direction not in _DIRECTIONS:
         raise OracleError(f"unknown comparison_direction {direction}", op=op_.name)
@@ -226,7 +213,7 @@ def _draw_select(draw, element_type):
 @op("stablehlo.select", family="selection", element_types=_ALL_NAMES, draw_signature=_draw_select,
     notes="element_types are on_true/on_false's (pred is always i1)")
 def select(op_, args, ctx, env):
-    _reject_quantized(op_)
+    reject_quantized(op_)
     pred, on_true, on_false = args
     if op_.operands[0].type.element_type != BOOL:  # select (I1)
         raise OracleError(f"pred must be a tensor of i1, got {op_.operands[0].type}", op=op_.name, constraint="C1")
@@ -234,9 +221,9 @@ def select(op_, args, ctx, env):
         raise OracleError(f"on_true {op_.operands[1].type} and on_false {op_.operands[2].type} differ",
                           op=op_.name, constraint="C2")
     if on_true.shape != on_false.shape:  # (C2)
-        raise _shape_error(op_, f"shape(on_true) {on_true.shape} != shape(on_false) {on_false.shape}", "C2")
+        raise shape_error(op_, f"shape(on_true) {on_true.shape} != shape(on_false) {on_false.shape}", "C2")
     if pred.ndim != 0 and pred.shape != on_true.shape:  # (C1)
-        raise _shape_error(op_, f"pred shape {pred.shape} is neither scalar nor shape(on_true) {on_true.shape}", "C1")
+        raise shape_error(op_, f"pred shape {pred.shape} is neither scalar nor shape(on_true) {on_true.shape}", "C1")
     return [np.array(np.where(pred, on_true, on_false), dtype=on_true.dtype)]
 
 
@@ -255,7 +242,7 @@ def _draw_clamp(draw, element_type):
 @op("stablehlo.clamp", family="selection", element_types=_ALL_NAMES, draw_signature=_draw_clamp,
     notes="minimum(maximum(operand, min), max) with IEEE-754 maximum/minimum (NaN propagates)")
 def clamp(op_, args, ctx, env):
-    _reject_quantized(op_)
+    reject_quantized(op_)
     lo, x, hi = args
     types = [v.type.element_type for v in op_.operands]
     et = types[1]
@@ -263,9 +250,9 @@ def clamp(op_, args, ctx, env):
         raise OracleError(f"element types of min/operand/max differ: {', '.join(map(str, types))}",
                           op=op_.name, constraint="C3")
     if lo.ndim != 0 and lo.shape != x.shape:  # (C1)
-        raise _shape_error(op_, f"min shape {lo.shape} is neither scalar nor shape(operand) {x.shape}", "C1")
+        raise shape_error(op_, f"min shape {lo.shape} is neither scalar nor shape(operand) {x.shape}", "C1")
     if hi.ndim != 0 and hi.shape != x.shape:  # (C2)
-        raise _shape_error(op_, f"max shape {hi.shape} is neither scalar nor shape(operand) {x.shape}", "C2")
+        raise shape_error(op_, f"max shape {hi.shape} is neither scalar nor shape(operand) {x.shape}", "C2")
     # result = minimum(maximum(operand, min_element), max_element)
     lower = maximum_array(x, lo, et)
     out = minimum_array(lower, hi, et)

@@ -12,10 +12,11 @@ import math
 import numpy as np
 
 from .. import ir
-from ..errors import OracleError, UndefinedBehavior, Unsupported
+from ..errors import OracleError, Unsupported
 from ..numerics import note_unrepresentable
 from ..registry import Signature, op
-from ..types import ALL_ELEMENT_TYPES, ElementType, QuantizedElementType, TensorType
+from ._checks import reject_quantized, shape_error
+from ..types import ALL_ELEMENT_TYPES, ElementType, TensorType
 from .conversion import convert_array
 
 _ALL_NAMES = tuple(t.name for t in ALL_ELEMENT_TYPES)
@@ -26,20 +27,6 @@ _I64 = _BY_NAME["i64"]
 
 def _as_et(t) -> ElementType:
     return _BY_NAME[t] if isinstance(t, str) else t
-
-
-def _reject_quantized(op_):
-    for v in tuple(op_.operands) + tuple(op_.results):
-        if isinstance(v.type, TensorType) and isinstance(v.type.element_type, QuantizedElementType):
-            raise Unsupported("quantized element types are not implemented yet", op=op_.name,
-                              location=op_.location)
-
-
-def _shape_error(op_, message: str, constraint: str):
-    """A shape constraint violated: by the static types (OracleError) or only by runtime
-    shapes behind dynamic dimensions (UndefinedBehavior, spec "Errors")."""
-    dynamic = any(isinstance(v.type, TensorType) and not v.type.is_static for v in op_.operands)
-    return (UndefinedBehavior if dynamic else OracleError)(message, op=op_.name, constraint=constraint)
 
 
 def _ints(op_, name) -> tuple[int, ...]:
@@ -78,7 +65,7 @@ def _draw_constant(draw, element_type):
 
 @op("stablehlo.constant", family="structural", element_types=_ALL_NAMES, draw_signature=_draw_constant)
 def constant(op_, args, ctx, env):
-    _reject_quantized(op_)
+    reject_quantized(op_)
     attr = op_.attributes.get("value")
     if not isinstance(attr, ir.DenseElements):
         raise Unsupported(f"constant value {attr} is not a dense tensor literal", op=op_.name)
@@ -103,7 +90,7 @@ def _draw_iota(draw, element_type):
 @op("stablehlo.iota", family="structural", element_types=_IOTA_NAMES, draw_signature=_draw_iota,
     notes="indices too large for the element type wrap (integers) / round (floats): implementation-defined")
 def iota(op_, args, ctx, env):
-    _reject_quantized(op_)
+    reject_quantized(op_)
     out_t = op_.results[0].type
     et = out_t.element_type
     if et.is_bool:  # iota (O1): integer, floating-point or complex
@@ -154,7 +141,7 @@ def _draw_reshape(draw, element_type):
 
 @op("stablehlo.reshape", family="structural", element_types=_ALL_NAMES, draw_signature=_draw_reshape)
 def reshape(op_, args, ctx, env):
-    _reject_quantized(op_)
+    reject_quantized(op_)
     (x,) = args
     out_t = op_.results[0].type
     if out_t.element_type != op_.operands[0].type.element_type:  # reshape (C1)
@@ -166,7 +153,7 @@ def reshape(op_, args, ctx, env):
     known = math.prod(d for d in shape if d is not None)
     if unknown:  # the one dynamic dimension is whatever makes the sizes agree
         if known == 0 or x.size % known:
-            raise _shape_error(op_, f"cannot reshape {x.shape} to {out_t}", "C2")
+            raise shape_error(op_, f"cannot reshape {x.shape} to {out_t}", "C2")
         shape[unknown[0]] = x.size // known
     if math.prod(shape) != x.size:  # reshape (C2)
         raise OracleError(f"size(operand) {x.size} != size(result) {math.prod(shape)} ({x.shape} -> {out_t})",
@@ -190,7 +177,7 @@ def _draw_transpose(draw, element_type):
 
 @op("stablehlo.transpose", family="structural", element_types=_ALL_NAMES, draw_signature=_draw_transpose)
 def transpose(op_, args, ctx, env):
-    _reject_quantized(op_)
+    reject_quantized(op_)
     (x,) = args
     perm = _ints(op_, "permutation")
     if sorted(perm) != list(range(x.ndim)):  # transpose (C2)
@@ -219,7 +206,7 @@ def _draw_broadcast_in_dim(draw, element_type):
 @op("stablehlo.broadcast_in_dim", family="structural", element_types=_ALL_NAMES,
     draw_signature=_draw_broadcast_in_dim)
 def broadcast_in_dim(op_, args, ctx, env):
-    _reject_quantized(op_)
+    reject_quantized(op_)
     (x,) = args
     out_t = op_.results[0].type
     dims = _ints(op_, "broadcast_dimensions")
@@ -240,7 +227,7 @@ def broadcast_in_dim(op_, args, ctx, env):
         raise OracleError(f"dynamic dimension of {out_t} is not determined by the operand", op=op_.name)
     for k, d in enumerate(dims):  # (C5)
         if x.shape[k] != 1 and x.shape[k] != shape[d]:
-            raise _shape_error(op_, f"dim(operand, {k}) = {x.shape[k]} is neither 1 nor dim(result, {d}) = {shape[d]}",
+            raise shape_error(op_, f"dim(operand, {k}) = {x.shape[k]} is neither 1 nor dim(result, {d}) = {shape[d]}",
                                "C5")
     # Put the operand's axes in result order, insert size-1 axes, then repeat size-1 axes.
     order = sorted(range(x.ndim), key=lambda k: dims[k])
@@ -275,7 +262,7 @@ def _draw_slice(draw, element_type):
 
 @op("stablehlo.slice", family="structural", element_types=_ALL_NAMES, draw_signature=_draw_slice)
 def slice_(op_, args, ctx, env):
-    _reject_quantized(op_)
+    reject_quantized(op_)
     (x,) = args
     starts, limits, strides = (_ints(op_, n) for n in ("start_indices", "limit_indices", "strides"))
     if not len(starts) == len(limits) == len(strides) == x.ndim:  # slice (C2)
@@ -283,7 +270,7 @@ def slice_(op_, args, ctx, env):
                           f"!= rank(operand) {x.ndim}", op=op_.name, constraint="C2")
     for d, (a, b, s) in enumerate(zip(starts, limits, x.shape)):  # (C3)
         if not 0 <= a <= b <= s:
-            raise _shape_error(op_, f"dimension {d}: need 0 <= start ({a}) <= limit ({b}) <= dim(operand) ({s})", "C3")
+            raise shape_error(op_, f"dimension {d}: need 0 <= start ({a}) <= limit ({b}) <= dim(operand) ({s})", "C3")
     if any(s <= 0 for s in strides):  # (C4)
         raise OracleError(f"strides {list(strides)} must be > 0", op=op_.name, constraint="C4")
     # result[i] = operand[start_indices + i * strides]
@@ -308,7 +295,7 @@ def _draw_concatenate(draw, element_type):
 
 @op("stablehlo.concatenate", family="structural", element_types=_ALL_NAMES, draw_signature=_draw_concatenate)
 def concatenate(op_, args, ctx, env):
-    _reject_quantized(op_)
+    reject_quantized(op_)
     if not args:  # concatenate (C3)
         raise OracleError("needs at least one input", op=op_.name, constraint="C3")
     types = [v.type.element_type for v in op_.operands]
@@ -321,6 +308,6 @@ def concatenate(op_, args, ctx, env):
     first = args[0].shape
     for i, a in enumerate(args):  # (C2)
         if a.ndim != rank or any(a.shape[d] != first[d] for d in range(rank) if d != dim):
-            raise _shape_error(op_, f"input #{i} shape {a.shape} differs from input #0 {first} outside dimension {dim}",
+            raise shape_error(op_, f"input #{i} shape {a.shape} differs from input #0 {first} outside dimension {dim}",
                                "C2")
     return [np.concatenate(args, axis=dim)]
