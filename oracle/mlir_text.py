@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 import threading
 
+import numpy as np
+
 from . import ir
 from .errors import MlirError
 from .literals import parse_dense
@@ -288,16 +290,14 @@ class _GenericReader:
             return ir.TypeAttr(FunctionTypeText(inputs, outputs))
         num = self.match(_NUMBER)
         if num is not None:
-            ty = "i64"
-            if self.accept(":"):
-                ty = self.type_text()
-            if ty.startswith(("f", "bf")) or "." in num.lstrip("+-0x") or "e" in num.lower() and not num.lower().startswith(("0x", "-0x")):
-                if num.lower().lstrip("+-").startswith("0x"):
-                    import numpy as np
+            ty = self.type_text() if self.accept(":") else "i64"
+            is_hex = num.lstrip("+-").lower().startswith("0x")
+            if ty.startswith(("f", "bf")):  # FloatAttr; hex spells the bits
+                if is_hex:
                     et = parse_element_type(ty)
                     return ir.FloatAttr(float(np.array(int(num, 16), dtype=et.storage_dtype).view(et.dtype)), ty)
                 return ir.FloatAttr(float(num), ty)
-            return ir.IntegerAttr(int(num, 0) if num.lower().lstrip("+-").startswith("0x") else int(num), ty)
+            return ir.IntegerAttr(int(num, 16) if is_hex else int(num), ty)
         start = self.pos
         ty = self.value_type()
         if isinstance(ty, ir.OpaqueAttr):
