@@ -307,9 +307,9 @@ def round_to(x, et) -> np.ndarray:
     x = x.astype(np.float64)
     note_unrepresentable(x, et)
     if et.name in ("f64", "f32"):
-        with np.errstate(over="ignore"):
+        with np.errstate(all="ignore"):
             return x.astype(et.dtype)
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(all="ignore"):
         out = np.asarray(round_to_odd_f32(x).astype(et.dtype))
     return _fix_e8m0_low_range(x, out) if et.name == "f8E8M0FNU" else out
 
