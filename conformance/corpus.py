@@ -48,6 +48,8 @@ import numpy as np
 
 from reports.results import CaseResult
 
+from .shared import shared_path
+
 # --------------------------------------------------------------------------- records
 
 #: Files of the interpret corpus that test the C++ tool itself, not StableHLO semantics.
@@ -1055,9 +1057,4 @@ def run_corpus(path: str, backend: Any, timeout: float = 60) -> list[CaseResult]
 
 def default_corpus_dir() -> str | None:
     """``../shared/corpora/stablehlo-interpret`` next to the repo (or $SHLO_CORPUS), if present."""
-    env = os.environ.get("SHLO_CORPUS")
-    if env:
-        return env if os.path.isdir(env) else None
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    d = os.path.normpath(os.path.join(here, "..", "shared", "corpora", "stablehlo-interpret"))
-    return d if os.path.isdir(d) else None
+    return shared_path("SHLO_CORPUS", "corpora", "stablehlo-interpret")

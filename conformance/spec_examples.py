@@ -34,25 +34,20 @@ tests compare against, and ``documented_literals`` keeps what the spec prints.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .corpus import balanced_end as _balanced_end
+from .shared import shared_path
 
 # -------------------------------------------------------------------------- locating
 
 
 def spec_path() -> str | None:
     """$SHLO_SPEC, or ``../shared/spec/stablehlo-spec.txt`` relative to the repo root (None if absent)."""
-    env = os.environ.get("SHLO_SPEC")
-    if env:
-        return env if os.path.isfile(env) else None
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    p = os.path.normpath(os.path.join(root, "..", "shared", "spec", "stablehlo-spec.txt"))
-    return p if os.path.isfile(p) else None
+    return shared_path("SHLO_SPEC", "spec", "stablehlo-spec.txt")
 
 
 # ------------------------------------------------------------------------- records
