@@ -184,15 +184,19 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="shlo-conform", description="StableHLO differential conformance suite")
     sub = p.add_subparsers(dest="command", required=True)
 
+    def backend_options(parser, *, out=True):
+        parser.add_argument("--backend", required=True, help="see `shlo-conform backends`")
+        parser.add_argument("--timeout", type=float, default=60.0, help="seconds per backend run")
+        if out:
+            parser.add_argument("--out", default="results", help="folder for results.json and reproducers")
+            parser.add_argument("--quiet", action="store_true", help="no progress display")
+
     r = sub.add_parser("run", help="differential run: one-op programs on a backend vs the oracle")
-    r.add_argument("--backend", required=True)
+    backend_options(r)
     r.add_argument("--ops", help="comma-separated op names (default: every op the oracle can generate)")
     r.add_argument("--dtypes", help="comma-separated element types (default: every type each op takes)")
     r.add_argument("--max-examples", type=int, default=5)
     r.add_argument("--seed", type=int, default=0)
-    r.add_argument("--out", default="results")
-    r.add_argument("--timeout", type=float, default=60.0)
-    r.add_argument("--quiet", action="store_true")
     r.set_defaults(fn=cmd_run)
 
     e = sub.add_parser("eval", help="evaluate a program on the oracle and print its outputs")
@@ -203,16 +207,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("corpus", help="run test files (interpret or testdata format) on a backend")
     c.add_argument("paths", nargs="+")
-    c.add_argument("--backend", required=True)
-    c.add_argument("--out", default="results")
-    c.add_argument("--timeout", type=float, default=60.0)
-    c.add_argument("--quiet", action="store_true")
+    backend_options(c)
     c.set_defaults(fn=cmd_corpus)
 
     rp = sub.add_parser("repro", help="replay a reproducer folder on a backend")
     rp.add_argument("dir")
-    rp.add_argument("--backend", required=True)
-    rp.add_argument("--timeout", type=float, default=60.0)
+    backend_options(rp, out=False)
     rp.set_defaults(fn=cmd_repro)
 
     b = sub.add_parser("backends", help="list the backends and whether they are usable here")
