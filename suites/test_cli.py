@@ -61,3 +61,23 @@ def test_console_script_is_installed():
         pytest.skip("package not installed as a console script")
     proc = subprocess.run([exe, "backends"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and "xla" in proc.stdout and "oracle" in proc.stdout
+
+
+def test_corpus_command_runs_testdata_files_and_reports_the_wrong_one(tmp_path):
+    data = os.path.join(os.path.dirname(__file__), "data", "testdata")
+    code = main(["corpus", data, "--backend", "oracle", "--out", str(tmp_path), "--quiet"])
+    doc = json.loads((tmp_path / "results.json").read_text())
+    by_file = {os.path.basename(c["file"]): c["status"] for c in doc["cases"]}
+    assert by_file["wrong_expectation_subtract_i32.mlir"] == "mismatch" and code == 1
+    assert {s for f, s in by_file.items() if not f.startswith("wrong")} == {"pass"}
+
+
+def test_repro_replays_a_reproducer_folder(tmp_path, capsys):
+    from reports.reproducer import write_reproducer
+    inputs = [np.array([1, 2, 3], np.int32), np.array([4, 5, 6], np.int32)]
+    folder = write_reproducer(str(tmp_path), case_id="add-i32-x", backend="oracle", status="mismatch",
+                              program=PROGRAM, inputs=inputs, expected=[np.array([5, 7, 9], np.int32)])
+    command = open(os.path.join(folder, "command.txt")).read().split()
+    assert command[:2] == ["shlo-conform", "repro"]
+    assert main(command[1:]) == 0
+    assert "oracle: pass" in capsys.readouterr().out
