@@ -15,8 +15,9 @@ import struct
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-import ml_dtypes
 import numpy as np
+
+from oracle.types import ALL_ELEMENT_TYPES
 
 #: Every status a RunResult can carry.
 #:  ok          outputs holds the results
@@ -69,20 +70,7 @@ class Rejected(Exception):
 
 # ------------------------------------------------------------------ dtype by name
 
-def _dtype_table() -> dict[str, np.dtype]:
-    table = {}
-    for name in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-                 "float16", "float32", "float64", "complex64", "complex128"):
-        table[name] = np.dtype(name)
-    for name in ("bfloat16", "int2", "int4", "uint2", "uint4", "float4_e2m1fn", "float6_e2m3fn",
-                 "float6_e3m2fn", "float8_e3m4", "float8_e4m3", "float8_e4m3fn", "float8_e4m3fnuz",
-                 "float8_e4m3b11fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu"):
-        if hasattr(ml_dtypes, name):
-            table[name] = np.dtype(getattr(ml_dtypes, name))
-    return table
-
-
-_DTYPES = _dtype_table()
+_DTYPES = {t.dtype.name: t.dtype for t in ALL_ELEMENT_TYPES}
 
 
 def dtype_from_name(name: str) -> np.dtype:

@@ -23,7 +23,6 @@ Conversions (what works, found by probing jaxlib 0.10.2):
 
 from __future__ import annotations
 
-import re
 
 import numpy as np
 
@@ -79,9 +78,6 @@ def _complex_wrapper(complex_idx: list[int]):
     return body
 
 
-_LITERAL = re.compile(r"true|false|[-+]?0x[0-9A-Fa-f]+|[-+]?(?:inf|nan)|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
-
-
 def attr_to_numpy(attr, element, shape: tuple[int, ...]) -> np.ndarray:
     """A (non-complex) DenseElementsAttr -> numpy array of ``element.dtype`` and ``shape``."""
     dtype = element.dtype
@@ -97,42 +93,13 @@ def attr_to_numpy(attr, element, shape: tuple[int, ...]) -> np.ndarray:
 
 def parse_attr_text(text: str, element, shape: tuple[int, ...]) -> np.ndarray:
     """Read ``dense<...> : tensor<...>`` text exactly (hex blob, nested list or splat)."""
-    dtype = element.dtype
-    count = int(np.prod(shape, dtype=np.int64))
+    from oracle.literals import parse_dense
+    from oracle.types import TensorType
+
     body = text.rsplit(" : ", 1)[0].strip()
     if not (body.startswith("dense<") and body.endswith(">")):
         raise RuntimeError(f"adapter: unexpected attribute text {text[:80]!r}")
-    body = body[len("dense<"):-1].strip()
-    storage = np.dtype(f"u{dtype.itemsize}")
-    if body.startswith('"'):
-        data = bytes.fromhex(body.strip('"')[2:])
-        if element.kind == "bool":
-            raw = np.frombuffer(data, np.uint8) != 0
-        else:
-            raw = np.frombuffer(data, storage.newbyteorder("<")).astype(storage)
-            if element.bits < 8:
-                raw = raw & np.uint8((1 << element.bits) - 1)
-            raw = raw.view(dtype)
-    else:
-        tokens = _LITERAL.findall(body)
-        if element.kind == "bool":
-            raw = np.array([t == "true" or (t not in ("false",) and int(t, 0) != 0) for t in tokens], dtype=bool)
-        elif element.kind in ("sint", "uint"):
-            vals = [int(t, 0) for t in tokens]
-            raw = np.array(vals, dtype=np.int64 if element.kind == "sint" else np.uint64).astype(dtype)
-        else:
-            out = np.empty(len(tokens), dtype=dtype)
-            for k, t in enumerate(tokens):
-                if t.lstrip("+-").startswith("0x"):
-                    out[k] = np.array(int(t, 16), dtype=storage).view(dtype)
-                else:  # MLIR prints a decimal only if it reads back to the same value
-                    out[k] = np.array(float(t)).astype(dtype)
-            raw = out
-    if raw.size == count:
-        return raw.reshape(shape).copy()
-    if raw.size == 1:
-        return np.full(shape, raw[0], dtype=dtype)
-    raise RuntimeError(f"adapter: attribute holds {raw.size} elements, expected {count}")
+    return parse_dense(body[len("dense<"):-1], TensorType(tuple(shape), element))
 
 
 class RefEngine:

@@ -21,36 +21,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from oracle.literals import format_dense
+
 from .base import (Rejected, call_text, expected_dtype, main_signature, parse_mlir, wrap_main)
 from .worker import WorkerBackend
 
 # Element types XLA CPU refuses (see module docstring); used by supports().
 XLA_CPU_UNSUPPORTED = {"f6E2M3FN": "XLA has no f6E2M3FN primitive type (compile rejects it, a constant aborts)",
                        "f6E3M2FN": "XLA has no f6E3M2FN primitive type (compile rejects it, a constant aborts)"}
-
-
-def _format_dense(array: np.ndarray, element) -> str:
-    try:
-        from oracle.literals import format_dense
-    except ImportError:  # pragma: no cover - fallback until oracle/literals.py exists
-        format_dense = _format_dense_fallback
-    return format_dense(array, element)
-
-
-def _format_dense_fallback(array: np.ndarray, element) -> str:
-    """``dense<"0x..">``: raw little-endian bytes; one byte per element for i1 and sub-byte types."""
-    a = np.ascontiguousarray(array, dtype=element.dtype)
-    if a.size == 0:
-        return "dense<>"
-    if element.kind == "bool":
-        raw = a.astype(np.uint8)
-    elif element.kind == "complex":
-        raw = a
-    else:
-        raw = a.view(np.dtype(f"u{a.dtype.itemsize}"))
-        if element.bits < 8:
-            raw = raw & np.uint8((1 << element.bits) - 1)
-    return 'dense<"0x' + raw.astype(raw.dtype.newbyteorder("<"), copy=False).tobytes().hex().upper() + '">'
 
 
 def bake_inputs(program: str, inputs: list[np.ndarray]) -> str:
@@ -68,7 +46,7 @@ def bake_inputs(program: str, inputs: list[np.ndarray]) -> str:
         if not isinstance(t, TensorType):
             raise Rejected(f"cannot bake argument #{k} of type {ty} into a constant")
         _check_input(k, ty, t, x)
-        constants.append(f"    %c{k} = stablehlo.constant {_format_dense(x, t.element_type)} : {ty}\n")
+        constants.append(f"    %c{k} = stablehlo.constant {format_dense(x, t.element_type)} : {ty}\n")
 
     def body(callee, arg_types, result_types):
         call, results = call_text(callee, [f"%c{k}" for k in range(len(arg_types))], arg_types, result_types)

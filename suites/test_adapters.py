@@ -181,27 +181,6 @@ def test_bake_inputs_generic_form_and_no_arguments():
     assert_same(r.outputs[0], np.array([15, 3], ml_dtypes.uint4))
 
 
-@pytest.mark.parametrize("type_name", ["i1", "i2", "i4", "ui2", "ui4", "f4E2M1FN", "f6E2M3FN", "bf16",
-                                       "f8E4M3FNUZ", "complex<f32>", "ui64", "f64"])
-def test_fallback_literal_matches_oracle(type_name):
-    from adapters.xla import _format_dense_fallback
-
-    literals = pytest.importorskip("oracle.literals")
-    et = ELEMENT_TYPES[type_name]
-    rng = np.random.default_rng(1)
-    bits = rng.integers(0, 256, size=(2, 3), dtype=np.uint8)
-    if et.kind == "bool":
-        x = bits % 2 == 1
-    elif et.kind == "complex":
-        x = (rng.standard_normal((2, 3)) + 1j * rng.standard_normal((2, 3))).astype(et.dtype)
-    elif et.bits < 8:
-        x = (bits & ((1 << et.bits) - 1)).view(et.dtype)
-    else:
-        x = rng.integers(0, 2**63, size=(2, 3), dtype=np.uint64).astype(et.storage_dtype).view(et.dtype)
-    assert _format_dense_fallback(x, et) == literals.format_dense(x, et)
-    assert _format_dense_fallback(x[:0], et) == "dense<>"
-
-
 # --------------------------------------------------------- stablehlo-ref details
 
 def test_ref_complex_results_bit_exact():
