@@ -19,7 +19,7 @@ from contextvars import ContextVar
 
 import numpy as np
 
-from .types import ElementType, element_type, element_type_of_dtype
+from .types import ElementType, as_element_type, element_type_of_dtype
 
 # ----------------------------------------------------------------- unrepresentable results
 # The MX formats (spec "Types": f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E8M0FNU, after the OCP
@@ -66,14 +66,6 @@ __all__ = [
 _SIGN_FLIP_64 = np.uint64(1 << 63)
 
 
-def _as_element_type(et) -> ElementType:
-    if isinstance(et, ElementType):
-        return et
-    if isinstance(et, str):
-        return element_type(et)
-    return element_type_of_dtype(et)
-
-
 def _has_sign_bit(et: ElementType) -> bool:
     """Float formats are sign + exponent + mantissa, except the unsigned f8E8M0FNU."""
     fi = et.finfo
@@ -105,7 +97,7 @@ def to_bits(array) -> np.ndarray:
 
 def from_bits(bits, et) -> np.ndarray:
     """Inverse of ``to_bits``: reinterpret unsigned bit patterns as values of ``et``."""
-    et = _as_element_type(et)
+    et = as_element_type(et)
     b = np.asarray(bits)
     if et.is_complex:
         comp = et.component
@@ -126,7 +118,7 @@ def hex_bits(value, et) -> str:
 
     Python floats are rounded to ``et`` with ``round_to`` (correct single rounding).
     """
-    et = _as_element_type(et)
+    et = as_element_type(et)
     arr = np.asarray(value)
     if et.is_complex:
         if arr.dtype != et.dtype:
@@ -294,7 +286,7 @@ def round_to(x, et) -> np.ndarray:
     dtype does with an out-of-range float32 (inf, NaN or saturation depending on the format).
     Complex: real and imaginary parts separately.
     """
-    et = _as_element_type(et)
+    et = as_element_type(et)
     x = np.asarray(x)
     if et.is_complex:
         x = x.astype(np.complex128)

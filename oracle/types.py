@@ -183,6 +183,15 @@ def element_type(name: str) -> ElementType:
         raise TypeSyntaxError(f"unknown element type {name!r}") from None
 
 
+def as_element_type(t) -> ElementType | QuantizedElementType:
+    """An element type given as itself, by name ("f32", "si8") or by numpy dtype."""
+    if isinstance(t, (ElementType, QuantizedElementType)):
+        return t
+    if isinstance(t, str):
+        return element_type(t)
+    return element_type_of_dtype(t)
+
+
 def element_type_of_dtype(dtype) -> ElementType:
     try:
         return _DTYPE_TO_ELEMENT[np.dtype(dtype)]

@@ -28,7 +28,7 @@ from typing import Sequence
 import numpy as np
 
 from oracle.numerics import flush_subnormals, hex_bits, isfinite, isnan, signbit, ulp_distance
-from oracle.types import ElementType, element_type
+from oracle.types import ElementType, as_element_type
 
 from .tolerance import EXACT, Tolerance
 
@@ -63,7 +63,7 @@ class Comparison:
 # ------------------------------------------------------------------------ per element
 
 def _as_type(et) -> ElementType:
-    et = element_type(et) if isinstance(et, str) else et
+    et = as_element_type(et)
     if getattr(et, "is_quantized", False):  # compare quantized tensors on their storage integers
         et = et.storage_type
     return et

@@ -35,7 +35,7 @@ from typing import Iterable
 import ml_dtypes
 import numpy as np
 
-from oracle.types import ElementType, element_type
+from oracle.types import as_element_type
 
 __all__ = ["Tolerance", "EXACT", "TOLERANCE_TABLE", "tolerance_for", "tolerance_for_program",
            "type_keys", "format_table"]
@@ -228,13 +228,9 @@ _entry("uniform_quantize", "integer", Tolerance(ulp=1, reason=(
 
 # -------------------------------------------------------------------------------- lookup
 
-def _as_type(et) -> ElementType:
-    return element_type(et) if isinstance(et, str) else et
-
-
 def type_keys(et) -> list[str]:
     """Table keys for an element type, most specific first."""
-    et = _as_type(et)
+    et = as_element_type(et)
     if getattr(et, "is_quantized", False):
         return [str(et), "quantized", "integer"]
     keys = [et.name]
@@ -258,9 +254,9 @@ def tolerance_for(op: str, element_type, *, operand_type=None, precision: str | 
     op = _strip(op)
     if element_type is None:  # an op without tensor results (token only)
         return EXACT
-    et = _as_type(element_type)
+    et = as_element_type(element_type)
     if operand_type is not None:
-        operand_type = _as_type(operand_type)
+        operand_type = as_element_type(operand_type)
         if getattr(operand_type, "is_complex", False) and not et.is_complex:
             et = operand_type
     if (op in PRECISION_CONFIG_OPS and precision in ("DEFAULT", "HIGH")

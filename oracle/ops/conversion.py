@@ -28,12 +28,12 @@ from ..errors import OracleError, Unsupported
 from ..numerics import round_to as round_float64_to
 from ..numerics import round_to_odd_f32
 from ..registry import Signature, op
-from ..types import ALL_ELEMENT_TYPES, FLOATS, ElementType, QuantizedElementType, TensorType
+from ..types import (ALL_ELEMENT_TYPES, ELEMENT_TYPES, FLOATS, ElementType, QuantizedElementType, TensorType,
+                     as_element_type)
 
 __all__ = ["convert_array", "reduce_precision_array", "bitcast_array", "round_float64_to"]
 
 _TWO_53 = 1 << 53
-ALL_BY_NAME = {t.name: t for t in ALL_ELEMENT_TYPES}
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -250,7 +250,7 @@ def reduce_precision_array(x: np.ndarray, et: ElementType, exponent_bits: int, m
         return x.copy()
     if et.name in _NATIVE_UINT:
         return np.asarray(_reduce_precision_bits(x, et, exponent_bits, mantissa_bits), dtype=et.dtype)
-    f32 = ALL_BY_NAME["f32"]
+    f32 = ELEMENT_TYPES["f32"]
     wide = _widen(x, et).astype(np.float32)
     reduced = np.asarray(_reduce_precision_bits(wide, f32, exponent_bits, mantissa_bits))
     return np.asarray(round_float64_to(reduced.astype(np.float64), et), dtype=et.dtype)
@@ -352,15 +352,12 @@ _ALL_NAMES = tuple(t.name for t in ALL_ELEMENT_TYPES)
 _FLOAT_NAMES = tuple(t.name for t in FLOATS)
 
 
-def _as_et(t) -> ElementType:
-    return ALL_BY_NAME[t] if isinstance(t, str) else t
-
 
 def _draw_convert(draw, element_type):
     from hypothesis import strategies as st
 
     from generators.shapes import shapes
-    src = _as_et(element_type)
+    src = as_element_type(element_type)
     dst = draw(st.sampled_from(ALL_ELEMENT_TYPES))
     shape = draw(shapes(max_rank=3))
     return Signature((TensorType(shape, src),), {}, (TensorType(shape, dst),))
@@ -392,7 +389,7 @@ def _draw_bitcast(draw, element_type):
     from hypothesis import strategies as st
 
     from generators.shapes import shapes
-    src = _as_et(element_type)
+    src = as_element_type(element_type)
     dst = draw(st.sampled_from(_bitcast_targets(src)))
     a, b = _bit_width(src), _bit_width(dst)
     prefix = draw(shapes(max_rank=2))
@@ -421,7 +418,7 @@ def _draw_reduce_precision(draw, element_type):
     from hypothesis import strategies as st
 
     from generators.shapes import shapes
-    et = _as_et(element_type)
+    et = as_element_type(element_type)
     shape = draw(shapes(max_rank=3))
     fi = et.finfo
     e = draw(st.one_of(st.integers(1, int(fi.nexp) + 1), st.integers(1, 12)))

@@ -15,7 +15,7 @@ from .. import ir
 from ..errors import OracleError
 from ..registry import Signature, op
 from ._checks import reject_quantized, shape_error
-from ..types import ALL_ELEMENT_TYPES, BOOL, ElementType, TensorType
+from ..types import ALL_ELEMENT_TYPES, BOOL, ElementType, TensorType, as_element_type
 
 __all__ = ["total_order_key", "compare_arrays", "maximum_array", "minimum_array"]
 
@@ -154,18 +154,14 @@ def minimum_array(a, b, et: ElementType) -> np.ndarray:
 # ------------------------------------------------------------------------------- ops
 
 _ALL_NAMES = tuple(t.name for t in ALL_ELEMENT_TYPES)
-_BY_NAME = {t.name: t for t in ALL_ELEMENT_TYPES}
 
-
-def _as_et(t) -> ElementType:
-    return _BY_NAME[t] if isinstance(t, str) else t
 
 
 def _draw_compare(draw, element_type):
     from hypothesis import strategies as st
 
     from generators.shapes import shapes
-    et = _as_et(element_type)
+    et = as_element_type(element_type)
     shape = draw(shapes(max_rank=3))
     attrs = {"comparison_direction": ir.EnumAttr("comparison_direction", draw(st.sampled_from(_DIRECTIONS)))}
     if et.is_float:
@@ -203,7 +199,7 @@ def _draw_select(draw, element_type):
     from hypothesis import strategies as st
 
     from generators.shapes import shapes
-    et = _as_et(element_type)
+    et = as_element_type(element_type)
     shape = draw(shapes(max_rank=3))
     pred_shape = () if draw(st.booleans()) else shape
     t = TensorType(shape, et)
@@ -231,7 +227,7 @@ def _draw_clamp(draw, element_type):
     from hypothesis import strategies as st
 
     from generators.shapes import shapes
-    et = _as_et(element_type)
+    et = as_element_type(element_type)
     shape = draw(shapes(max_rank=3))
     t = TensorType(shape, et)
     min_t = TensorType((), et) if draw(st.booleans()) else t

@@ -16,17 +16,13 @@ from ..errors import OracleError, Unsupported
 from ..numerics import note_unrepresentable
 from ..registry import Signature, op
 from ._checks import reject_quantized, shape_error
-from ..types import ALL_ELEMENT_TYPES, ElementType, TensorType
+from ..types import ALL_ELEMENT_TYPES, ELEMENT_TYPES, ElementType, TensorType, as_element_type
 from .conversion import convert_array
 
 _ALL_NAMES = tuple(t.name for t in ALL_ELEMENT_TYPES)
 _IOTA_NAMES = tuple(t.name for t in ALL_ELEMENT_TYPES if not t.is_bool)
-_BY_NAME = {t.name: t for t in ALL_ELEMENT_TYPES}
-_I64 = _BY_NAME["i64"]
+_I64 = ELEMENT_TYPES["i64"]
 
-
-def _as_et(t) -> ElementType:
-    return _BY_NAME[t] if isinstance(t, str) else t
 
 
 def _ints(op_, name) -> tuple[int, ...]:
@@ -57,7 +53,7 @@ def _values(et: ElementType, shape, draw):
 
 def _draw_constant(draw, element_type):
     from generators.shapes import shapes
-    et = _as_et(element_type)
+    et = as_element_type(element_type)
     shape = draw(shapes(max_rank=3, max_side=4))
     t = TensorType(shape, et)
     return Signature((), {"value": ir.DenseElements(_values(et, shape, draw), t)}, (t,))
@@ -81,7 +77,7 @@ def _draw_iota(draw, element_type):
     from hypothesis import strategies as st
 
     from generators.shapes import shapes
-    et = _as_et(element_type)
+    et = as_element_type(element_type)
     shape = draw(shapes(min_rank=1, max_rank=3, max_side=6))
     dim = draw(st.integers(0, len(shape) - 1))
     return Signature((), {"iota_dimension": ir.IntegerAttr(dim, "i64")}, (TensorType(shape, et),))
@@ -134,7 +130,7 @@ def _factorization(draw, n: int) -> tuple[int, ...]:
 
 def _draw_reshape(draw, element_type):
     from generators.shapes import shapes
-    et = _as_et(element_type)
+    et = as_element_type(element_type)
     shape = draw(shapes(max_rank=4))
     return Signature((TensorType(shape, et),), {}, (TensorType(_factorization(draw, math.prod(shape)), et),))
 
@@ -168,7 +164,7 @@ def _draw_transpose(draw, element_type):
     from hypothesis import strategies as st
 
     from generators.shapes import shapes
-    et = _as_et(element_type)
+    et = as_element_type(element_type)
     shape = draw(shapes(max_rank=4))
     perm = tuple(draw(st.permutations(range(len(shape)))))
     return Signature((TensorType(shape, et),), {"permutation": ir.DenseArray("i64", perm)},
@@ -193,7 +189,7 @@ def _draw_broadcast_in_dim(draw, element_type):
     from hypothesis import strategies as st
 
     from generators.shapes import broadcastable_to, shapes
-    et = _as_et(element_type)
+    et = as_element_type(element_type)
     result = draw(shapes(max_rank=4))
     operand, dims = draw(broadcastable_to(result))
     order = draw(st.permutations(range(len(dims))))  # broadcast_dimensions need not be sorted
@@ -244,7 +240,7 @@ def _draw_slice(draw, element_type):
     from hypothesis import strategies as st
 
     from generators.shapes import shapes
-    et = _as_et(element_type)
+    et = as_element_type(element_type)
     shape = draw(shapes(max_rank=4))
     starts, limits, strides, result = [], [], [], []
     for s in shape:
@@ -284,7 +280,7 @@ def _draw_concatenate(draw, element_type):
     from hypothesis import strategies as st
 
     from generators.shapes import shapes
-    et = _as_et(element_type)
+    et = as_element_type(element_type)
     shape = draw(shapes(min_rank=1, max_rank=3))
     dim = draw(st.integers(0, len(shape) - 1))
     sizes = draw(st.lists(st.integers(0, 5), min_size=1, max_size=4))
