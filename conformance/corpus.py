@@ -59,6 +59,13 @@ TOOL_FILES = {
     "api_input_arguments.mlir": "tests the interpreter's --args command-line option",
 }
 
+#: Corpus features newer than both the spec and the StableHLO in the installed jaxlib (whose
+#: verifier rejects them): such cases are unsupported, with the reason, not malformed.
+NEWER_THAN_SPEC = {
+    "has_dynamic_root": "collective_broadcast's has_dynamic_root (a root operand) is in neither the spec nor "
+                        "the installed StableHLO, whose verifier rejects it",
+}
+
 _DEFAULT_ALMOST_EQ_TOL = 1e-4
 _TESTDATA_ALMOST_EQ_TOL = 1e-3
 _TESTDATA_CLOSE_MAX_ULP = 3
@@ -100,7 +107,7 @@ class CorpusCase:
     ops: list[str] = field(default_factory=list)     # op names used ("stablehlo.add", "chlo.mulhi", ...)
     dtypes: list[str] = field(default_factory=list)  # element types seen in the program
     skip_reason: str = ""           # not a StableHLO semantics test (tool tests)
-    unsupported_reason: str = ""    # a form this project cannot run yet (run_parallel, probes, ...)
+    unsupported_reason: str = ""    # a form this project cannot run yet (probes, ...)
     error: str = ""                 # the case is malformed: MLIR's diagnostics
 
     @property
@@ -442,9 +449,9 @@ def _interpret_case(chunk: str, start: int, rel: str, path: str, *, tool_reason:
     if tool_reason:
         case.skip_reason = tool_reason
         return case
-    if "interpreter.run_parallel" in chunk:
-        case.unsupported_reason = ("interpreter.run_parallel (replica/partition process grid, collectives, "
-                                   "infeed/outfeed across processes) is not supported yet")
+    newer = [why for feature, why in NEWER_THAN_SPEC.items() if re.search(rf"\b{feature}\b", chunk)]
+    if newer:
+        case.unsupported_reason = newer[0]
         return case
     if "interpreter.probe" in chunk or "check.expect_serialized_eq" in chunk:
         case.unsupported_reason = "interpreter.probe / check.expect_serialized_eq instrument the C++ interpreter"
@@ -510,14 +517,15 @@ def _interpret_case(chunk: str, start: int, rel: str, path: str, *, tool_reason:
     ret_types = ", ".join(t for _, t in outputs)
     ret_vals = ", ".join(v for v, _ in outputs)
     return_line = f"func.return {ret_vals} : {ret_types}" if outputs else "func.return"
-    body_text, ok = _replace_terminator(body_text, entry, return_line)
+    returns_values = bool(entry["signature"].strip())
+    if returns_values:  # an entry that returns values already: return the checked ones instead
+        f = next(g for g in _functions(body_text.split("\n")) if g["name"] == entry["name"])
+        body_text = body_text[:f["header_end"]] + " " + body_text[f["body_open"]:]
+    body_text, ok = _replace_terminator(body_text, entry, return_line, replace_values=returns_values)
     if not ok:
         case.error = f"{rel}:{line}: cannot find the terminator of @{entry['name']}"
         return case
-    # Signature: "@name()" [-> existing] -> "@main() -> (types)".
-    if entry["signature"].strip():
-        case.unsupported_reason = f"entry function @{entry['name']} already has results"
-        return case
+    # Signature: "@name()" -> "@main() -> (types)".
     others_use_name = len(re.findall(rf"@{re.escape(entry['name'])}\b", chunk)) > 1
     rename = entry["name"] != "main" and not others_use_name and not re.search(r"@main\b", chunk)
     header_re = re.compile(rf"(func\.func\s+(?:(?:public|private)\s+)?)@{re.escape(entry['name'])}(\s*\(\s*\))")
@@ -560,7 +568,7 @@ def _operand_type(pc: ParsedCheck) -> str:
     return pc.type
 
 
-def _replace_terminator(text: str, entry: dict, return_line: str) -> tuple[str, bool]:
+def _replace_terminator(text: str, entry: dict, return_line: str, *, replace_values: bool = False) -> tuple[str, bool]:
     """Replace the entry function's final ``func.return``/``return`` (no operands) by ``return_line``.
 
     ``entry`` offsets refer to the original chunk; blanking check lines kept the lengths
@@ -578,7 +586,7 @@ def _replace_terminator(text: str, entry: dict, return_line: str) -> tuple[str, 
         if _bracket_depth(prefix) != 0:
             continue
         rest = m.group(3).strip()
-        if rest:  # returns values already (handled by the caller as unsupported)
+        if rest and not replace_values:
             return text, False
         new_body = body[:m.start()] + m.group(1) + m.group(2) + return_line + body[m.end():]
         return text[:f["body_open"] + 1] + new_body + text[f["body_end"] - 1:], True
@@ -619,7 +627,8 @@ def _annotate(case: CorpusCase, rel: str) -> None:
     from oracle.mlir_text import parse_module
 
     try:
-        module = parse_module(case.program_text, filename=rel)
+        module = parse_module(case.program_text, filename=rel,
+                              allow_unregistered="interpreter.run_parallel" in case.program_text)
     except MlirError as e:
         case.error = str(e)
         return
@@ -928,7 +937,7 @@ class _InProcessOracle:
 
         t0 = time.perf_counter()
         try:
-            module = parse_module(program)
+            module = parse_module(program, allow_unregistered="interpreter." in program)
         except MlirError as e:
             return _Result("rejected", None, str(e), time.perf_counter() - t0)
         try:

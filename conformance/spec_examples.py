@@ -67,6 +67,9 @@ ERRATA: dict[str, tuple[str, dict[int, str]]] = {
               "inputs are 1.57079632, 3.14159265, 4.71238898: with d = distance to the pole/zero "
               "(6.7948966e-9, 3.5897930e-9, 3.8469e-10) tan = 1/d, -d, 1/d",
               {0: "[[0.0, 1.4716927e+08], [-3.5897931e-09, 2.5994971e+09]]"}),
+    "all_reduce-0": ("documents %result1 = operand1 summed ([22, 24, 26, 28]), but the op text reduces "
+                     "(%operand0, %operand0): both results are operand0 summed over the group",
+                     {1: "[6, 8, 10, 12]"}),
     "while-0": ("documents %results1 = 10, but the loop runs for i = 1..9 (cond i < 10), adding 1 to the sum "
                 "9 times: (10, 9)", {1: "9"}),
 }
@@ -86,6 +89,9 @@ class SpecExample:
     skip_reason: str = ""
     source: str = ""                 # the example text as printed in the spec
     line: int = 0                    # its first line in the spec
+    # (num_replicas, num_partitions) for examples on a process grid; then ``inputs`` and
+    # ``expected`` are dicts keyed by process id (replica_id, partition_id).
+    grid: tuple[int, int] | None = None
 
     @property
     def id(self) -> str:
@@ -475,14 +481,18 @@ def _example(op: str, index: int, block: list[str], line: int) -> SpecExample:
         ex.skip_reason = _SKIP_OPS[op]
         return ex
     if any("@(" in n for n in names) or names & {"num_replicas", "num_partitions"}:
-        ex.skip_reason = "runs on a process grid (replicas/partitions): collectives are not supported here"
-        return ex
+        return _grid_example(ex, code, in_entries, out_entries)
     if "infeed_queue" in names:
         ex.skip_reason = "needs an infeed queue"
         return ex
     if "!quant." in code:
         ex.skip_reason = "uses quantized types"
         return ex
+    return _fill(ex, code, in_entries, out_entries)
+
+def _fill(ex: SpecExample, code: str, in_entries, out_entries) -> SpecExample:
+    """The program (@main taking the op's free values, returning the documented results),
+    its inputs and the expected values, from the op text and the value entries."""
     stripped = "\n".join(_strip_code_comment(ln) for ln in code.split("\n"))
     types, defined = infer_types(stripped)
     block_args = set(re.findall(r"(%[\w.$-]+)\s*:", " ".join(re.findall(r"\^bb\d*\(([^)]*)\)", stripped))))
@@ -559,6 +569,38 @@ def _example(op: str, index: int, block: list[str], line: int) -> SpecExample:
     body = "\n".join("  " + ln for ln in code.split("\n"))
     ex.program_text = (f"func.func @main({arg_text}) -> ({', '.join(ret_types)}) {{\n{body}\n"
                        f"  func.return {', '.join(n for n, _ in outputs)} : {', '.join(ret_types)}\n}}\n")
+    return ex
+
+
+def _grid_example(ex: SpecExample, code: str, in_entries, out_entries) -> SpecExample:
+    """An example on a process grid (``// num_replicas: 2``, ``// %operand@(0, 0): ...``): one
+    program for every process; ``inputs`` / ``expected`` map (replica_id, partition_id) to that
+    process's values (see oracle.grid.evaluate_parallel)."""
+    sizes = {n: v for n, v in in_entries if n in ("num_replicas", "num_partitions")}
+    try:
+        ex.grid = (int(sizes.get("num_replicas", 1)), int(sizes.get("num_partitions", 1)))
+    except ValueError:
+        ex.skip_reason = f"cannot read the grid size from {sizes}"
+        return ex
+    per_process = {}
+    for pid in [(r, p) for r in range(ex.grid[0]) for p in range(ex.grid[1])]:
+        tag = re.compile(rf"@\(\s*{pid[0]}\s*,\s*{pid[1]}\s*\)$")
+        sub = SpecExample(op=ex.op, index=ex.index, source=ex.source, line=ex.line)
+        _fill(sub, code, [(tag.sub("", n), v) for n, v in in_entries if tag.search(n)],
+              [(tag.sub("", n), v) for n, v in out_entries if tag.search(n)])
+        if sub.skip_reason:
+            ex.skip_reason = f"process {pid}: {sub.skip_reason}"
+            return ex
+        per_process[pid] = sub
+    if len({sub.program_text for sub in per_process.values()}) != 1:
+        ex.skip_reason = "the processes document different results (no single program)"
+        return ex
+    first = next(iter(per_process.values()))
+    for name in ("program_text", "result_types", "output_names", "expected_literals", "documented_literals"):
+        setattr(ex, name, getattr(first, name))
+    ex.inputs = {pid: sub.inputs for pid, sub in per_process.items()}
+    ex.expected = {pid: sub.expected for pid, sub in per_process.items()}
+    ex.note = first.note
     return ex
 
 

@@ -10,6 +10,7 @@ under ``oracle/ops/`` plus its tests.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
@@ -71,6 +72,7 @@ def lookup(name: str) -> OpInfo | None:
 
 
 _loaded = False
+_loading = threading.RLock()  # processes of a grid evaluate in threads (oracle/grid.py)
 
 
 def _load_families():
@@ -78,13 +80,16 @@ def _load_families():
     global _loaded
     if _loaded:
         return
-    _loaded = True
-    import importlib
-    import pkgutil
+    with _loading:
+        if _loaded:
+            return
+        import importlib
+        import pkgutil
 
-    from . import ops
-    for m in pkgutil.iter_modules(ops.__path__):
-        importlib.import_module(f"{ops.__name__}.{m.name}")
+        from . import ops
+        for m in pkgutil.iter_modules(ops.__path__):
+            importlib.import_module(f"{ops.__name__}.{m.name}")
+        _loaded = True
 
 
 def all_ops() -> dict[str, OpInfo]:

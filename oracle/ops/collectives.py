@@ -1,0 +1,272 @@
+"""Collective ops and the process's position in the grid (spec "all_gather", "all_reduce",
+"all_to_all", "reduce_scatter", "collective_permute", "collective_broadcast", "replica_id",
+"partition_id"; process groups per "Collective ops").
+
+Each op: work out this process's group from the op's strategy, meet the group through the
+grid's rendezvous (oracle/grid.py) posting this process's operands, then compute this
+process's results from everybody's operands exactly as the op's semantics say.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import ir
+from ..errors import OracleError
+from ..evaluator import batchable
+from ..grid import ProcessId, process_of
+from ..registry import op
+from ..types import ELEMENT_TYPES, TensorType, element_type_of_dtype
+from ._checks import reject_quantized
+from .conversion import convert_array
+
+_UI32 = ELEMENT_TYPES["ui32"]
+_FAMILY = "collectives"
+
+
+# ----------------------------------------------------------------- process groups
+
+def _channel_id(op_) -> int:
+    handle = op_.attr("channel_handle", None)
+    return int(handle.get("handle", 0)) if isinstance(handle, dict) else 0
+
+
+def _groups_attr(op_, name: str) -> list[list[int]]:
+    """A 2-D si64 groups attribute; -1 pads ragged groups (e.g. [[0, 1], [2, -1]])."""
+    value = op_.attr(name, None)
+    if value is None:
+        return []
+    array = np.asarray(value, dtype=np.int64)
+    if array.ndim != 2:
+        raise OracleError(f"{name} must be a 2-dimensional tensor, got shape {array.shape}", op=op_.name)
+    return [[int(x) for x in row if x >= 0] for row in array]
+
+
+def _check_groups(op_, groups: list[list[int]], size: int, what: str, c_unique: str, c_range: str) -> None:
+    flat = [x for g in groups for x in g]
+    if len(flat) != len(set(flat)):  # is_unique(replica_groups)
+        raise OracleError(f"replica_groups {groups} has repeated ids", op=op_.name, constraint=c_unique)
+    bad = [x for x in flat if not 0 <= x < size]
+    if bad:  # 0 <= replica_groups < size
+        raise OracleError(f"replica_groups {groups}: ids {bad} are outside [0, {size}) ({what})",
+                          op=op_.name, constraint=c_range)
+
+
+def _my_group(op_, groups, me: ProcessId) -> list[ProcessId]:
+    for group in groups:
+        if me in group:
+            return group
+    raise OracleError(f"process {me} is in no process group of {op_.attr('replica_groups', None)!r}: the "
+                      f"replica groups must cover every process", op=op_.name, location=op_.location)
+
+
+def _process_groups(op_, ctx, *, global_ids: bool, constraints=("C1", "C2", "C3")):
+    """The process groups of all_gather / all_reduce / reduce_scatter: cross_replica,
+    cross_replica_and_partition or flattened_ids, chosen by channel_id and use_global_device_ids."""
+    process = process_of(ctx)
+    grid = process.grid
+    groups = _groups_attr(op_, "replica_groups")
+    channel_id = _channel_id(op_)
+    use_global = bool(op_.attr("use_global_device_ids", False)) if global_ids else False
+    c_unique, c_size, c_global = constraints
+    if use_global and channel_id <= 0:  # (C4)/(C5)/(C6): use_global_device_ids needs channel_id > 0
+        raise OracleError("use_global_device_ids = true needs channel_id > 0", op=op_.name, constraint=c_global)
+    if use_global:
+        _check_groups(op_, groups, grid.num_processes, "flattened ids", c_unique, c_size)
+        return process, list(grid.flattened_ids(groups)), channel_id
+    _check_groups(op_, groups, grid.num_replicas, "replica ids", c_unique, c_size)
+    if channel_id <= 0:
+        return process, list(grid.cross_replica(groups)), channel_id
+    return process, list(grid.cross_replica_and_partition(groups)), channel_id
+
+
+def _replica_or_partition_groups(op_, ctx, groups, c_unique, c_range):
+    """cross_replica if channel_id <= 0 else cross_partition (all_to_all, collective_permute/broadcast)."""
+    process = process_of(ctx)
+    grid = process.grid
+    channel_id = _channel_id(op_)
+    if channel_id <= 0:
+        _check_groups(op_, groups, grid.num_replicas, "replica ids", c_unique, c_range)
+        return process, list(grid.cross_replica(groups)), channel_id
+    _check_groups(op_, groups, grid.num_partitions, "partition ids", c_unique, c_range)
+    return process, list(grid.cross_partition(groups)), channel_id
+
+
+# ------------------------------------------------------------------ region folding
+
+def _apply_computation(ctx, region: ir.Region, lhs: list, rhs: list, env) -> list:
+    """computation(lhs..., rhs...) applied element by element to equally shaped arrays."""
+    shape = lhs[0].shape
+    if batchable(region):
+        return ctx.run_region_batched(region, list(lhs) + list(rhs), shape, env)
+    out = [np.empty(shape, dtype=a.dtype) for a in lhs]
+    for index in np.ndindex(*shape):
+        values = ctx.run_region(region, [np.asarray(a[index]) for a in (*lhs, *rhs)], env)
+        for o, v in zip(out, values):
+            o[index] = v
+    return out
+
+
+def _all_reduce_values(op_, ctx, env, group, received: dict) -> list:
+    """For each operand: exec(schedule) over the group's values, in process-group order (a left
+    fold: one binary tree the spec allows; which tree is implementation-defined, see
+    oracle/impl_defined.py).  The one binary computation applies to every operand."""
+    region = op_.regions[0]
+    dest = region.arguments[0].type
+    results = []
+    for i in range(len(received[group[0]])):
+        leaves = [_to_destination_type(received[p][i], dest) for p in group]
+        acc = leaves[0]
+        for leaf in leaves[1:]:
+            (acc,) = _apply_computation(ctx, region, [acc], [leaf], env)
+        results.append(acc)
+    return results
+
+
+def _to_destination_type(x: np.ndarray, t: TensorType) -> np.ndarray:
+    if x.dtype == t.dtype:
+        return x
+    return convert_array(x, element_type_of_dtype(x.dtype), t.element_type)
+
+
+def _check_computation(op_, operand_types, c: str) -> None:
+    """computation has type (tensor<E>, tensor<E>) -> (tensor<E>) with is_promotable(operand, E)."""
+    region = op_.regions[0] if op_.regions else None
+    if region is None or len(region.arguments) != 2:
+        raise OracleError("computation must take 2 scalar arguments", op=op_.name, constraint=c)
+    e = region.arguments[0].type.element_type
+    for t in operand_types:
+        et = t.element_type
+        same_kind = (e.is_bool == et.is_bool and e.is_integer == et.is_integer and e.is_float == et.is_float
+                     and e.is_complex == et.is_complex)
+        if region.arguments[0].type.rank != 0 or not same_kind or e.bits < et.bits:  # is_promotable
+            raise OracleError(f"computation argument type {region.arguments[0].type} is not a promotion of {et}",
+                              op=op_.name, constraint=c)
+
+
+# ---------------------------------------------------------------------------- ops
+
+@op("stablehlo.replica_id", family=_FAMILY, spec="replica_id")
+def replica_id(op_, args, ctx, env):
+    return [np.array(process_of(ctx).replica_id, dtype=_UI32.dtype)]
+
+
+@op("stablehlo.partition_id", family=_FAMILY, spec="partition_id")
+def partition_id(op_, args, ctx, env):
+    return [np.array(process_of(ctx).partition_id, dtype=_UI32.dtype)]
+
+
+@op("stablehlo.all_gather", family=_FAMILY)
+def all_gather(op_, args, ctx, env):
+    reject_quantized(op_)
+    dim = int(op_.attr("all_gather_dim"))
+    for x in args:
+        if not 0 <= dim < x.ndim:  # all_gather (C1)
+            raise OracleError(f"all_gather_dim {dim} is not in [0, {x.ndim})", op=op_.name, constraint="C1")
+    process, groups, channel = _process_groups(op_, ctx, global_ids=True, constraints=("C2", "C4", "C5"))
+    group = _my_group(op_, groups, process.id)
+    received = process.exchange(op_, group, list(args), channel)
+    # results...@process = concatenate(operands...@process, all_gather_dim), operands in group order
+    return [np.concatenate([received[p][i] for p in group], axis=dim) for i in range(len(args))]
+
+
+@op("stablehlo.all_reduce", family=_FAMILY)
+def all_reduce(op_, args, ctx, env):
+    reject_quantized(op_)
+    _check_computation(op_, [v.type for v in op_.operands], "C5")
+    process, groups, channel = _process_groups(op_, ctx, global_ids=True, constraints=("C1", "C3", "C4"))
+    group = _my_group(op_, groups, process.id)
+    received = process.exchange(op_, group, list(args), channel)
+    return _all_reduce_values(op_, ctx, env, group, received)
+
+
+@op("stablehlo.reduce_scatter", family=_FAMILY)
+def reduce_scatter(op_, args, ctx, env):
+    reject_quantized(op_)
+    (x,) = args
+    dim = int(op_.attr("scatter_dimension"))
+    if not 0 <= dim < x.ndim:  # reduce_scatter (C2)
+        raise OracleError(f"scatter_dimension {dim} is not in [0, {x.ndim})", op=op_.name, constraint="C2")
+    _check_computation(op_, [op_.operands[0].type], "C7")
+    process, groups, channel = _process_groups(op_, ctx, global_ids=True, constraints=("C3", "C5", "C6"))
+    group = _my_group(op_, groups, process.id)
+    if x.shape[dim] % len(group):  # reduce_scatter (C1)
+        raise OracleError(f"dim(operand, {dim}) = {x.shape[dim]} is not divisible by the group size {len(group)}",
+                          op=op_.name, constraint="C1")
+    received = process.exchange(op_, group, [x], channel)
+    (reduced,) = _all_reduce_values(op_, ctx, env, group, received)
+    parts = np.split(reduced, len(group), axis=dim)
+    return [np.ascontiguousarray(parts[group.index(process.id)])]
+
+
+@op("stablehlo.all_to_all", family=_FAMILY)
+def all_to_all(op_, args, ctx, env):
+    reject_quantized(op_)
+    split_dim, concat_dim = int(op_.attr("split_dimension")), int(op_.attr("concat_dimension"))
+    split_count = int(op_.attr("split_count"))
+    for x in args:
+        if not 0 <= split_dim < x.ndim:  # all_to_all (C1)
+            raise OracleError(f"split_dimension {split_dim} is not in [0, {x.ndim})", op=op_.name, constraint="C1")
+        if not 0 <= concat_dim < x.ndim:  # all_to_all (C3)
+            raise OracleError(f"concat_dimension {concat_dim} is not in [0, {x.ndim})", op=op_.name,
+                              constraint="C3")
+        if split_count <= 0 or x.shape[split_dim] % split_count:  # all_to_all (C2), (C4)
+            raise OracleError(f"dim {split_dim} of size {x.shape[split_dim]} cannot be split in {split_count}",
+                              op=op_.name, constraint="C2")
+    groups_attr = _groups_attr(op_, "replica_groups")
+    if any(len(g) != split_count for g in groups_attr):  # all_to_all (C8)
+        raise OracleError(f"replica groups {groups_attr} must each have split_count = {split_count} members",
+                          op=op_.name, constraint="C8")
+    process, groups, channel = _replica_or_partition_groups(op_, ctx, groups_attr, "C5", "C7")
+    group = _my_group(op_, groups, process.id)
+    received = process.exchange(op_, group, list(args), channel)
+    me = group.index(process.id)
+    # scattered_parts@receiver = [split(operand@sender)[receiver_index] for sender in group]
+    return [np.concatenate([np.split(received[p][i], split_count, axis=split_dim)[me] for p in group],
+                           axis=concat_dim) for i in range(len(args))]
+
+
+def _zeros_like(x: np.ndarray) -> np.ndarray:
+    return np.zeros(x.shape, dtype=x.dtype)
+
+
+@op("stablehlo.collective_permute", family=_FAMILY)
+def collective_permute(op_, args, ctx, env):
+    reject_quantized(op_)
+    (x,) = args
+    pairs = _groups_attr(op_, "source_target_pairs")
+    if any(len(p) != 2 for p in pairs):  # collective_permute (C1)
+        raise OracleError(f"source_target_pairs {pairs} must have 2 columns", op=op_.name, constraint="C1")
+    for column, c in ((0, "C2"), (1, "C3")):
+        ids = [p[column] for p in pairs]
+        if len(ids) != len(set(ids)):
+            raise OracleError(f"source_target_pairs {pairs}: column {column} repeats ids", op=op_.name,
+                              constraint=c)
+    process = process_of(ctx)
+    grid = process.grid
+    channel = _channel_id(op_)
+    n = grid.num_replicas if channel <= 0 else grid.num_partitions
+    if any(not 0 <= i < n for p in pairs for i in p):  # collective_permute (C4)
+        raise OracleError(f"source_target_pairs {pairs} has ids outside [0, {n})", op=op_.name, constraint="C4")
+    groups = list(grid.cross_replica(pairs) if channel <= 0 else grid.cross_partition(pairs))
+    # Everyone sends to its targets and receives from its source: meet every group I am in.
+    mine = [g for g in groups if process.id in g]
+    result = _zeros_like(x)
+    for group in mine:
+        received = process.exchange(op_, group, x, channel)
+        if group[1] == process.id:  # result@process = operand@process_groups[i, 0] where [i, 1] = process
+            result = np.array(received[group[0]], copy=True)
+    return [result]
+
+
+@op("stablehlo.collective_broadcast", family=_FAMILY)
+def collective_broadcast(op_, args, ctx, env):
+    reject_quantized(op_)
+    (x,) = args
+    groups_attr = _groups_attr(op_, "replica_groups")
+    process, groups, channel = _replica_or_partition_groups(op_, ctx, groups_attr, "C1", "C2")
+    group = next((g for g in groups if process.id in g), None)
+    if group is None:  # a process in no group gets zeros
+        return [_zeros_like(x)]
+    received = process.exchange(op_, group, x, channel)
+    return [np.array(received[group[0]], copy=True)]
