@@ -245,3 +245,77 @@ def call_text(callee: str, args: list[str], arg_types: list[str], result_types: 
     if n == 1:
         return f"    %r = {call}\n", ["%r"]
     return f"    %r:{n} = {call}\n", [f"%r#{i}" for i in range(n)]
+
+
+# ------------------------------------------------------------------ process grids
+
+@dataclass
+class GridResult:
+    """The result of running a program on a process grid: one output list per process."""
+    status: str
+    outputs: dict | None  # {(replica_id, partition_id): [np.ndarray, ...]}
+    message: str = ""
+    seconds: float = 0.0
+
+
+_MANUAL_OPS = frozenset({"stablehlo.partition_id", "stablehlo.all_gather", "stablehlo.all_reduce",
+                         "stablehlo.all_to_all", "stablehlo.reduce_scatter", "stablehlo.collective_permute",
+                         "stablehlo.collective_broadcast"})
+
+
+def grid_program(text: str, num_replicas: int, num_partitions: int) -> str:
+    """The program marked for a ``num_replicas x num_partitions`` grid the way JAX marks its
+    own: module attributes ``mhlo.num_replicas`` / ``mhlo.num_partitions``.  With several
+    partitions, @main's arguments and results and every partition_id op are also marked
+    ``mhlo.sharding = "{manual}"`` (so are the collectives): each partition runs the program as written (no SPMD
+    partitioning of our per-process values), which is what the spec's process grid means."""
+    from jaxlib.mlir import ir
+
+    module = parse_mlir(text)
+    with mlir_context():
+        i32 = ir.IntegerType.get_signless(32)
+        attrs = module.operation.attributes
+        attrs["mhlo.num_replicas"] = ir.IntegerAttr.get(i32, num_replicas)
+        attrs["mhlo.num_partitions"] = ir.IntegerAttr.get(i32, num_partitions)
+        if num_partitions > 1:
+            manual = ir.DictAttr.get({"mhlo.sharding": ir.StringAttr.get("{manual}")})
+            main = find_main(module)
+            function_type = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
+            main.attributes["arg_attrs"] = ir.ArrayAttr.get([manual] * len(function_type.inputs))
+            main.attributes["res_attrs"] = ir.ArrayAttr.get([manual] * len(function_type.results))
+
+            def mark(op):  # side-effecting ops need an explicit sharding under the SPMD partitioner
+                if op.name in _MANUAL_OPS:
+                    op.attributes["mhlo.sharding"] = ir.StringAttr.get("{manual}")
+                return ir.WalkResult.ADVANCE
+            module.operation.walk(mark)
+        return str(module)
+
+
+def grid_of(module) -> tuple[int, int]:
+    """(num_replicas, num_partitions) from a parsed module's attributes ((1, 1) if absent)."""
+    from jaxlib.mlir import ir
+
+    attrs = module.operation.attributes
+
+    def get(name):
+        return ir.IntegerAttr(attrs[name]).value if name in attrs else 1
+    return get("mhlo.num_replicas"), get("mhlo.num_partitions")
+
+
+def run_grid_flat(backend, program: str, inputs: dict, num_replicas: int, num_partitions: int,
+                  timeout: float = 60) -> GridResult:
+    """Run a grid program through ``backend.run`` with the processes' inputs concatenated in
+    process order (replica-major) and split the outputs back (the engine does the reverse)."""
+    pids = [(r, p) for r in range(num_replicas) for p in range(num_partitions)]
+    try:
+        text = grid_program(program, num_replicas, num_partitions)
+    except Rejected as e:
+        return GridResult("rejected", None, str(e))
+    flat = [x for pid in pids for x in inputs[pid]]
+    result = backend.run(text, flat, timeout=timeout)
+    if not result.ok:
+        return GridResult(result.status, None, result.message, result.seconds)
+    n = len(result.outputs) // len(pids)
+    return GridResult("ok", {pid: result.outputs[i * n:(i + 1) * n] for i, pid in enumerate(pids)}, "",
+                      result.seconds)

@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from .base import RunResult
+from .base import GridResult, RunResult
 
 
 class OracleBackend:
@@ -82,6 +82,20 @@ class OracleBackend:
                 status = "unsupported" if self._is(e, "Unsupported") else "error"
                 results.append(RunResult(status, None, f"{type(e).__name__}: {e}", time.perf_counter() - t))
         return results
+
+    def run_grid(self, program: str, inputs: dict, num_replicas: int, num_partitions: int, timeout: float = 60):
+        """Every process of the grid (oracle.grid.evaluate_parallel): adapters.base.GridResult."""
+        from oracle.grid import evaluate_parallel
+
+        t0 = time.perf_counter()
+        try:
+            outputs = evaluate_parallel(self._module(program), inputs, num_replicas=num_replicas,
+                                        num_partitions=num_partitions, timeout=timeout)
+        except Exception as e:
+            status = "unsupported" if self._is(e, "Unsupported") else (
+                "rejected" if self._is(e, "MlirError") else "error")
+            return GridResult(status, None, f"{type(e).__name__}: {e}", time.perf_counter() - t0)
+        return GridResult("ok", outputs, "", time.perf_counter() - t0)
 
     def close(self) -> None:
         self._parsed.clear()

@@ -19,11 +19,14 @@ arith.addf", "Invalid XLA PrimitiveType"), inputs of those types cannot be trans
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from oracle.literals import format_dense
 
-from .base import (Rejected, call_text, expected_dtype, main_signature, parse_mlir, wrap_main)
+from .base import (Rejected, call_text, expected_dtype, grid_of, main_signature, parse_mlir, run_grid_flat,
+                   wrap_main)
 from .worker import WorkerBackend
 
 # Element types XLA CPU refuses (see module docstring); used by supports().
@@ -100,10 +103,10 @@ class Signature:
 
 
 class _Prepared:
-    __slots__ = ("text", "executable", "signature")
+    __slots__ = ("text", "executable", "signature", "grid")
 
-    def __init__(self, text, executable, signature):
-        self.text, self.executable, self.signature = text, executable, signature
+    def __init__(self, text, executable, signature, grid=(1, 1)):
+        self.text, self.executable, self.signature, self.grid = text, executable, signature, grid
 
 
 class XlaEngine:
@@ -115,7 +118,7 @@ class XlaEngine:
         jax.config.update("jax_enable_x64", True)  # else 64-bit types narrow silently
         from jax.extend import backend as xb
 
-        self.jax = jax
+        self.jax, self.xb = jax, xb
         self.platform = platform
         self.per_case_compile = folded
         self.folded = folded
@@ -137,16 +140,79 @@ class XlaEngine:
             raise Rejected(f"{type(e).__name__}: {e}") from None
 
     def prepare(self, program: str) -> _Prepared:
+        grid = (1, 1)
         try:
-            signature = Signature(*main_signature(parse_mlir(program)))
+            module = parse_mlir(program)
+            signature = Signature(*main_signature(module))
+            grid = grid_of(module)
         except Rejected:
             if self.folded:
                 raise
             signature = None  # let XLA have its say (and its message)
+        if grid != (1, 1):
+            return self._prepare_grid(program, signature, grid)
         executable = None if self.folded else self._compile(program)
         return _Prepared(program, executable, signature)
 
+    # A process grid (adapters.base.grid_program): one device per process, device_assignment
+    # [r][p] = r * num_partitions + p; inputs and outputs travel flattened in process order.
+
+    def _prepare_grid(self, program: str, signature, grid) -> _Prepared:
+        num_replicas, num_partitions = grid
+        n = num_replicas * num_partitions
+        if self.folded:
+            raise Rejected("xla-folded bakes one input set into the program; a process grid has one per process")
+        devices = self.client.local_devices()
+        if len(devices) < n:
+            raise Rejected(f"a {num_replicas} x {num_partitions} grid needs {n} {self.platform} devices, "
+                           f"there are {len(devices)}")
+        assignment = np.arange(n).reshape(num_replicas, num_partitions)
+        options = self.xb.get_compile_options(num_replicas=num_replicas, num_partitions=num_partitions,
+                                              device_assignment=assignment)
+        # Several partitions need the SPMD partitioner; the program's "{manual}" shardings tell it
+        # to leave every partition's program as written.
+        options.executable_build_options.use_spmd_partitioning = num_partitions > 1
+        try:
+            executable = self.client.compile_and_load(program, devices[:n], options)
+        except Exception as e:
+            raise Rejected(f"{type(e).__name__}: {e}") from None
+        return _Prepared(program, executable, signature, grid)
+
+    def _execute_grid(self, prep: _Prepared, inputs: list[np.ndarray]) -> list[np.ndarray]:
+        from jax.sharding import Mesh, NamedSharding, PartitionSpec
+
+        n = prep.grid[0] * prep.grid[1]
+        if len(inputs) % n:
+            raise ValueError(f"{len(inputs)} inputs cannot be split over {n} processes")
+        per = len(inputs) // n
+        sets = [inputs[i * per:(i + 1) * per] for i in range(n)]
+        if prep.signature is not None:
+            for s in sets:
+                prep.signature.check_inputs(s)
+        devices = self.client.local_devices()[:n]
+        # A "replicated" sharding whose shards hold different values: one per process.
+        sharding = NamedSharding(Mesh(np.array(devices), ("processes",)), PartitionSpec())
+        try:
+            arrays = [self.jax.make_array_from_single_device_arrays(
+                sets[0][k].shape, sharding, [self.jax.device_put(s[k], d) for s, d in zip(sets, devices)])
+                for k in range(per)]
+        except Exception as e:
+            raise Rejected(f"cannot transfer inputs to {self.platform}: {type(e).__name__}: {e}") from None
+        per_output = prep.executable.execute_sharded(arrays).disassemble_into_single_device_arrays()
+        by_device = {d.id: i for i, d in enumerate(devices)}
+        outputs: list = [None] * (n * len(per_output))
+        for k, shards in enumerate(per_output):
+            for shard in shards:
+                process = by_device[next(iter(shard.devices())).id]
+                outputs[process * len(per_output) + k] = np.asarray(shard)
+        if prep.signature is not None:
+            for i in range(n):
+                prep.signature.check_outputs(outputs[i * len(per_output):(i + 1) * len(per_output)])
+        return outputs
+
     def execute(self, prep: _Prepared, inputs: list[np.ndarray]) -> list[np.ndarray]:
+        if prep.grid != (1, 1):
+            return self._execute_grid(prep, inputs)
         if prep.signature is not None:
             prep.signature.check_inputs(inputs)
         if self.folded:
@@ -165,11 +231,25 @@ class XlaEngine:
         return outputs
 
 
+#: Virtual CPU devices for process grids (set before jax initialises in the worker).
+GRID_DEVICES = 8
+
+
 class XlaBackend(WorkerBackend):
     name = "xla"
     worker_name = "xla"
     flushes_subnormals = True  # XLA CPU flushes subnormals to zero; cannot be told otherwise
     worker_env = {"JAX_PLATFORMS": "cpu"}
+
+    def __init__(self, env: dict[str, str] | None = None):
+        flags = os.environ.get("XLA_FLAGS", "")
+        if "xla_force_host_platform_device_count" not in flags:
+            flags = f"{flags} --xla_force_host_platform_device_count={GRID_DEVICES}".strip()
+        super().__init__({"XLA_FLAGS": flags, **(env or {})})
+
+    def run_grid(self, program: str, inputs: dict, num_replicas: int, num_partitions: int, timeout: float = 60):
+        """Run on a num_replicas x num_partitions grid of virtual CPU devices (adapters.base.GridResult)."""
+        return run_grid_flat(self, program, inputs, num_replicas, num_partitions, timeout)
 
     def supports(self, element_type_names: set[str]) -> tuple[bool, str]:
         bad = sorted(n for n in element_type_names if n in XLA_CPU_UNSUPPORTED)

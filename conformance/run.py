@@ -26,7 +26,8 @@ class Case:
     element_types: list[str]
     module: object  # oracle.ir.Module
     program: str
-    inputs: list
+    inputs: list  # a dict {(replica_id, partition_id): [arrays]} for a case on a process grid
+    grid: tuple = (1, 1)  # (num_replicas, num_partitions)
 
 
 def draw_cases(op_info, element_type, max_examples: int, seed: int) -> list[Case]:
@@ -51,7 +52,9 @@ def draw_cases(op_info, element_type, max_examples: int, seed: int) -> list[Case
         cid = case_id(c)
         if cid not in seen:
             seen.add(cid)
-            out.append(Case(cid, c.op, list(c.element_types), c.module, program_text(c), list(c.inputs)))
+            inputs = c.inputs if isinstance(c.inputs, dict) else list(c.inputs)
+            out.append(Case(cid, c.op, list(c.element_types), c.module, program_text(c), inputs,
+                            grid=c.signature.grid if c.signature is not None else (1, 1)))
     return out
 
 
@@ -68,6 +71,9 @@ def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | Non
     from reports.compare import compare_outputs
     from reports.tolerance import tolerance_for
 
+    if case.grid != (1, 1):  # collectives on a process grid
+        from .grid_run import check_grid_case
+        return check_grid_case(case, backend, timeout=timeout, out_dir=out_dir)
     started = time.perf_counter()
     result = CaseResult(id=case.id, ops=[case.op], dtypes=case.element_types, status="error")
 

@@ -122,7 +122,11 @@ def one_op_programs(op_info: OpInfo, element_type: str | ElementType | Sequence 
         sig = op_info.draw_signature(draw, et)
         module = build_module(op_info.name, sig)
         if op_info.draw_inputs is not None:
-            inputs = list(op_info.draw_inputs(draw, sig))
+            inputs = op_info.draw_inputs(draw, sig)
+            if isinstance(inputs, dict):  # per process (a collective on a grid); one process: a plain list
+                inputs = inputs if sig.grid != (1, 1) else list(inputs[(0, 0)])
+            else:
+                inputs = list(inputs)
         else:
             inputs = draw(input_sets(sig))
         names = _unique_names(_element_names(sig.operand_types) + _element_names(sig.result_types))
@@ -138,6 +142,12 @@ def program_text(case: Case) -> str:
 
 
 def _input_digest(h, value) -> None:
+    if isinstance(value, dict):  # per-process inputs of a grid case
+        for pid in sorted(value):
+            h.update(repr(pid).encode())
+            for v in value[pid]:
+                _input_digest(h, v)
+        return
     if isinstance(value, tuple):
         h.update(b"(")
         for v in value:
@@ -160,6 +170,10 @@ def _input_digest(h, value) -> None:
 
 def case_hash(case: Case, length: int = 12) -> str:
     h = hashlib.sha256(program_text(case).encode())
+    if isinstance(case.inputs, dict):
+        h.update(repr(case.signature.grid).encode())
+        _input_digest(h, case.inputs)
+        return h.hexdigest()[:length]
     for x in case.inputs:
         _input_digest(h, x)
     return h.hexdigest()[:length]

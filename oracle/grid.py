@@ -178,12 +178,14 @@ def process_of(ctx) -> Process:
 def evaluate_parallel(module: ir.Module, inputs: Mapping[ProcessId, Sequence], *, num_replicas: int,
                       num_partitions: int, programs: Mapping[ProcessId, str] | str = "main",
                       infeed: Mapping[ProcessId, Sequence] | list | None = None,
-                      timeout: float = 300.0) -> dict[ProcessId, list]:
+                      timeout: float = 300.0, impl_defined: dict | None = None) -> dict[ProcessId, list]:
     """Evaluate every process of the grid; returns {(replica_id, partition_id): outputs}.
 
     ``inputs`` and ``programs`` (a function name, or one per process) are keyed by process id;
     ``infeed`` is one queue per process, or a list: one queue all processes read from.  The
-    first failing process's error is raised, tagged with its process id."""
+    first failing process's error is raised, tagged with its process id.  With an
+    ``impl_defined`` dict, each process records its implementation-defined result elements
+    (as ``Context.impl_defined`` does) into ``impl_defined[process id]``."""
     from .evaluator import Context, evaluate
     from .registry import all_ops
 
@@ -201,8 +203,10 @@ def evaluate_parallel(module: ir.Module, inputs: Mapping[ProcessId, Sequence], *
 
     def run(pid: ProcessId) -> None:
         queue = infeed if isinstance(infeed, list) else list((infeed or {}).get(pid, ()))
-        ctx = Context(module, infeed=queue)
+        ctx = Context(module, infeed=queue, impl_defined={} if impl_defined is not None else None)
         ctx.extra["process"] = Process(grid, pid, rendezvous)
+        if impl_defined is not None:
+            impl_defined[pid] = ctx.impl_defined
         try:
             outputs[pid] = evaluate(module, [_as_array(x) for x in inputs[pid]], function=names[pid], context=ctx)
         except BaseException as e:  # noqa: BLE001 - reported below, with the process id

@@ -27,6 +27,9 @@ class Signature:
     attributes: dict
     result_types: tuple
     regions: tuple = ()  # region builders, for ops that take regions
+    # (num_replicas, num_partitions): collectives run on a process grid; their inputs are then
+    # drawn per process ({(replica_id, partition_id): [arrays]}, see generators/collectives.py).
+    grid: tuple = (1, 1)
 
 
 @dataclass

@@ -16,12 +16,27 @@ from ..errors import OracleError
 from ..evaluator import batchable
 from ..grid import ProcessId, process_of
 from ..registry import op
-from ..types import ELEMENT_TYPES, TensorType, element_type_of_dtype
+from ..types import ALL_ELEMENT_TYPES, ELEMENT_TYPES, TensorType, element_type_of_dtype
 from ._checks import reject_quantized
+from .reductions import record_masks, schedule_free, values_differ
 from .conversion import convert_array
 
 _UI32 = ELEMENT_TYPES["ui32"]
 _FAMILY = "collectives"
+_ALL_NAMES = tuple(t.name for t in ALL_ELEMENT_TYPES)
+
+
+def _generated(name: str) -> dict:
+    """The registry fields that make a collective generatable: a Signature on a random grid
+    (generators/collectives.py) and inputs drawn per process."""
+    def draw_signature(draw, et):
+        from generators.collectives import draw_collective
+        return draw_collective(draw, name, et)
+
+    def draw_inputs(draw, signature):
+        from generators.collectives import draw_grid_inputs
+        return draw_grid_inputs(draw, signature)
+    return dict(family=_FAMILY, element_types=_ALL_NAMES, draw_signature=draw_signature, draw_inputs=draw_inputs)
 
 
 # ----------------------------------------------------------------- process groups
@@ -107,20 +122,29 @@ def _apply_computation(ctx, region: ir.Region, lhs: list, rhs: list, env) -> lis
     return out
 
 
-def _all_reduce_values(op_, ctx, env, group, received: dict) -> list:
-    """For each operand: exec(schedule) over the group's values, in process-group order (a left
-    fold: one binary tree the spec allows; which tree is implementation-defined, see
-    oracle/impl_defined.py).  The one binary computation applies to every operand."""
+def _all_reduce_values(op_, ctx, env, group, received: dict) -> tuple[list, list]:
+    """For each operand: exec(schedule) over the group's values (one binary computation
+    applies to every operand).  The schedule is "an implementation-defined binary tree whose
+    in-order traversal" is the group's values: the oracle computes the left fold and the right
+    fold (two such trees) and records the elements where they differ as implementation-defined
+    (differences by float rounding alone, for a commutative monoid computation, are the
+    tolerance table's business), like reduce does (oracle/ops/reductions.py).  Returns the
+    results and those masks (None: no element depends on the schedule)."""
     region = op_.regions[0]
     dest = region.arguments[0].type
-    results = []
+    free, rounding = schedule_free(region, [], [dest.element_type])
+    results, masks = [], []
     for i in range(len(received[group[0]])):
         leaves = [_to_destination_type(received[p][i], dest) for p in group]
-        acc = leaves[0]
+        left, right = leaves[0], leaves[-1]
         for leaf in leaves[1:]:
-            (acc,) = _apply_computation(ctx, region, [acc], [leaf], env)
-        results.append(acc)
-    return results
+            (left,) = _apply_computation(ctx, region, [left], [leaf], env)
+        for leaf in reversed(leaves[:-1]):
+            (right,) = _apply_computation(ctx, region, [leaf], [right], env)
+        results.append(left)
+        masks.append(values_differ(left, right, rounding_only=free and rounding) if not free or rounding
+                     else None)
+    return results, masks
 
 
 def _to_destination_type(x: np.ndarray, t: TensorType) -> np.ndarray:
@@ -156,7 +180,7 @@ def partition_id(op_, args, ctx, env):
     return [np.array(process_of(ctx).partition_id, dtype=_UI32.dtype)]
 
 
-@op("stablehlo.all_gather", family=_FAMILY)
+@op("stablehlo.all_gather", **_generated("all_gather"))
 def all_gather(op_, args, ctx, env):
     reject_quantized(op_)
     dim = int(op_.attr("all_gather_dim"))
@@ -170,17 +194,19 @@ def all_gather(op_, args, ctx, env):
     return [np.concatenate([received[p][i] for p in group], axis=dim) for i in range(len(args))]
 
 
-@op("stablehlo.all_reduce", family=_FAMILY)
+@op("stablehlo.all_reduce", **_generated("all_reduce"))
 def all_reduce(op_, args, ctx, env):
     reject_quantized(op_)
     _check_computation(op_, [v.type for v in op_.operands], "C5")
     process, groups, channel = _process_groups(op_, ctx, global_ids=True, constraints=("C1", "C3", "C4"))
     group = _my_group(op_, groups, process.id)
     received = process.exchange(op_, group, list(args), channel)
-    return _all_reduce_values(op_, ctx, env, group, received)
+    results, masks = _all_reduce_values(op_, ctx, env, group, received)
+    record_masks(ctx, op_, masks)
+    return results
 
 
-@op("stablehlo.reduce_scatter", family=_FAMILY)
+@op("stablehlo.reduce_scatter", **_generated("reduce_scatter"))
 def reduce_scatter(op_, args, ctx, env):
     reject_quantized(op_)
     (x,) = args
@@ -194,12 +220,14 @@ def reduce_scatter(op_, args, ctx, env):
         raise OracleError(f"dim(operand, {dim}) = {x.shape[dim]} is not divisible by the group size {len(group)}",
                           op=op_.name, constraint="C1")
     received = process.exchange(op_, group, [x], channel)
-    (reduced,) = _all_reduce_values(op_, ctx, env, group, received)
-    parts = np.split(reduced, len(group), axis=dim)
-    return [np.ascontiguousarray(parts[group.index(process.id)])]
+    (reduced,), (mask,) = _all_reduce_values(op_, ctx, env, group, received)
+    me = group.index(process.id)
+    if mask is not None:
+        record_masks(ctx, op_, [np.split(mask, len(group), axis=dim)[me]])
+    return [np.ascontiguousarray(np.split(reduced, len(group), axis=dim)[me])]
 
 
-@op("stablehlo.all_to_all", family=_FAMILY)
+@op("stablehlo.all_to_all", **_generated("all_to_all"))
 def all_to_all(op_, args, ctx, env):
     reject_quantized(op_)
     split_dim, concat_dim = int(op_.attr("split_dimension")), int(op_.attr("concat_dimension"))
@@ -230,7 +258,7 @@ def _zeros_like(x: np.ndarray) -> np.ndarray:
     return np.zeros(x.shape, dtype=x.dtype)
 
 
-@op("stablehlo.collective_permute", family=_FAMILY)
+@op("stablehlo.collective_permute", **_generated("collective_permute"))
 def collective_permute(op_, args, ctx, env):
     reject_quantized(op_)
     (x,) = args
@@ -259,7 +287,7 @@ def collective_permute(op_, args, ctx, env):
     return [result]
 
 
-@op("stablehlo.collective_broadcast", family=_FAMILY)
+@op("stablehlo.collective_broadcast", **_generated("collective_broadcast"))
 def collective_broadcast(op_, args, ctx, env):
     reject_quantized(op_)
     (x,) = args

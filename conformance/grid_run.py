@@ -1,0 +1,83 @@
+"""Differential checks of collective programs on a process grid: every process's outputs on
+the oracle (oracle.grid.evaluate_parallel) against a backend's ``run_grid`` (the XLA adapter
+runs one virtual CPU device per process), compared process by process with the op's tolerance
+and its implementation-defined elements masked.
+
+A grid case keeps its inputs per process ({(replica_id, partition_id): [arrays]}); its
+reproducer stores the program marked with its grid (module attributes mhlo.num_replicas /
+mhlo.num_partitions, adapters.base.grid_program) and the inputs of all processes in process
+order, which is exactly what ``backend.run`` of a grid-aware engine takes.
+"""
+
+from __future__ import annotations
+
+import time
+
+from oracle.errors import OracleError, Unsupported
+from oracle.grid import evaluate_parallel
+from reports.results import CaseResult
+from reports.reproducer import write_reproducer
+
+
+def _process_ids(grid) -> list:
+    return [(r, p) for r in range(grid[0]) for p in range(grid[1])]
+
+
+def check_grid_case(case, backend, *, timeout: float = 60.0, out_dir: str | None = None) -> CaseResult:
+    from oracle.types import element_type
+    from reports.compare import compare_outputs
+    from reports.tolerance import tolerance_for
+
+    started = time.perf_counter()
+    result = CaseResult(id=case.id, ops=[case.op], dtypes=case.element_types, status="error")
+    result.extra = dict(getattr(result, "extra", None) or {}, grid=list(case.grid))
+    pids = _process_ids(case.grid)
+
+    def finish(status, message="", expected=None, actual=None, max_ulp=None):
+        result.status, result.message, result.max_ulp = status, message, max_ulp
+        result.seconds = round(time.perf_counter() - started, 4)
+        if out_dir and status in ("mismatch", "crash", "timeout", "error"):
+            from adapters.base import grid_program
+            flat = [x for pid in pids for x in case.inputs[pid]]
+            result.reproducer = write_reproducer(
+                out_dir, case_id=case.id, backend=backend.name, status=status,
+                program=grid_program(case.program, *case.grid), inputs=flat,
+                expected=None if expected is None else [x for pid in pids for x in expected[pid]],
+                actual=None if actual is None else [x for pid in pids for x in actual[pid]],
+                message=f"process grid {case.grid[0]} x {case.grid[1]}: {message}")
+        return result
+
+    masks_by_process: dict = {}
+    try:
+        expected = evaluate_parallel(case.module, case.inputs, num_replicas=case.grid[0],
+                                     num_partitions=case.grid[1], impl_defined=masks_by_process)
+    except Unsupported as e:
+        return finish("unsupported", str(e))
+    except OracleError as e:
+        return finish("error", f"oracle: {e}")
+
+    run_grid = getattr(backend, "run_grid", None)
+    if run_grid is None:
+        return finish("rejected", f"backend {backend.name} cannot run a process grid "
+                                  f"({case.grid[0]} x {case.grid[1]})")
+    run = run_grid(case.program, case.inputs, case.grid[0], case.grid[1], timeout=timeout)
+    if run.status != "ok":
+        return finish(run.status, run.message, expected=expected)
+
+    op = next(o for o in case.module.main.ops if o.name == case.op)
+    element_types = [element_type(str(r.type.element_type)) for r in op.results]
+    tolerance = tolerance_for(case.op.split(".", 1)[1], element_types[0])
+    worst, failures = None, []
+    for pid in pids:
+        masks = [masks_by_process.get(pid, {}).get(r) for r in op.results]
+        verdict = compare_outputs(expected[pid], run.outputs[pid], element_types, tolerance, impl_masks=masks)
+        if verdict.max_ulp is not None:
+            worst = verdict.max_ulp if worst is None else max(worst, verdict.max_ulp)
+        if verdict.status not in ("pass", "implementation-defined"):
+            failures.append((pid, verdict))
+    if failures:
+        pid, verdict = failures[0]
+        message = (f"{len(failures)} of {len(pids)} processes differ; process {pid}:\n{verdict.message}")
+        return finish(verdict.status, message, expected=expected, actual=run.outputs, max_ulp=worst)
+    implementation_defined = any(masks_by_process.get(pid) for pid in pids)
+    return finish("implementation-defined" if implementation_defined else "pass", max_ulp=worst)
