@@ -1,5 +1,8 @@
-"""Backends that run StableHLO programs: the oracle, XLA (CPU, GPU, constant-folded) and
-the official StableHLO reference interpreter.  See adapters/base.py for the protocol.
+"""Backends that run StableHLO programs: the oracle, XLA (CPU, GPU, constant-folded),
+the official StableHLO reference interpreter, IREE (llvm-cpu, vmvx), any external program
+(``cmd:TEMPLATE``, adapters/cmd.py) and backends other packages register under the
+entry-point group ``shlo_conform.backends`` (adapters/plugins.py).  See adapters/base.py for
+the protocol.
 
     from adapters import get_backend
     xla = get_backend("xla")
@@ -14,12 +17,20 @@ from __future__ import annotations
 
 from .base import STATUSES, Backend, RunResult
 
-BACKEND_NAMES = ("oracle", "xla", "xla-folded", "xla-gpu", "stablehlo-ref")
+#: The backends built in (plug-ins: ``plugins.plugin_names()``; ``cmd:...`` is open-ended).
+BACKEND_NAMES = ("oracle", "xla", "xla-folded", "xla-gpu", "stablehlo-ref", "iree-llvm-cpu", "iree-vmvx")
+
+
+def all_backend_names() -> list[str]:
+    """Built-in backends, then those installed packages register (entry points)."""
+    from .plugins import plugin_names
+    return list(BACKEND_NAMES) + [n for n in plugin_names() if n not in BACKEND_NAMES]
 
 
 def get_backend(name: str, **kwargs) -> Backend:
-    """A new backend instance by name (one of BACKEND_NAMES).  Worker backends accept
-    ``env={...}`` for their worker process.  Call ``close()`` when done."""
+    """A new backend instance by name: one of BACKEND_NAMES, ``cmd:TEMPLATE`` or a plug-in's
+    entry-point name.  Worker backends accept ``env={...}`` for their worker process.  Call
+    ``close()`` when done."""
     if name == "oracle":
         from .oracle_backend import OracleBackend
         return OracleBackend(**kwargs)
@@ -35,7 +46,17 @@ def get_backend(name: str, **kwargs) -> Backend:
     if name == "stablehlo-ref":
         from .stablehlo_ref import StablehloRefBackend
         return StablehloRefBackend(**kwargs)
-    raise ValueError(f"unknown backend {name!r}; known backends: {', '.join(BACKEND_NAMES)}")
+    if name.startswith("iree-"):
+        from .iree import IreeBackend
+        return IreeBackend(name, **kwargs)
+    if name.startswith("cmd:"):
+        from .cmd import CmdBackend
+        return CmdBackend(name[len("cmd:"):], **kwargs)
+    from .plugins import entry_points, load_plugin
+    if name in entry_points():
+        return load_plugin(name, **kwargs)
+    raise ValueError(f"unknown backend {name!r}; known backends: {', '.join(all_backend_names())}, "
+                     f"or cmd:'RUNNER {{program}} {{inputs}} {{outputs}}'")
 
 
-__all__ = ["BACKEND_NAMES", "STATUSES", "Backend", "RunResult", "get_backend"]
+__all__ = ["BACKEND_NAMES", "STATUSES", "Backend", "RunResult", "all_backend_names", "get_backend"]

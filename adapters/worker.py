@@ -70,6 +70,10 @@ def make_engine(name: str):
     if name == "stablehlo-ref":
         from .stablehlo_ref import RefEngine
         return RefEngine()
+    if ":" in name:  # "package.module:factory[:argument]": engines defined elsewhere (IREE, plug-ins)
+        import importlib
+        module, factory, *argument = name.split(":", 2)
+        return getattr(importlib.import_module(module), factory)(*argument)
     raise ValueError(f"no worker engine named {name!r}")
 
 

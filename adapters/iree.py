@@ -1,0 +1,270 @@
+"""IREE: ``iree-llvm-cpu`` (native code for this CPU) and ``iree-vmvx`` (IREE's portable
+VM interpreter), both on the ``local-sync`` HAL driver, in a worker subprocess.
+
+``iree.compiler.compile_str(text, input_type="stablehlo", target_backends=[...])`` turns the
+program into a .vmfb (one ``iree-compile`` subprocess, 0.25-0.6 s; compiled modules are cached
+per program text in the worker, and on disk under ``<cache>/iree/`` keyed by the text, the
+flags and IREE's version).  Flags that matter:
+
+* ``--iree-input-demote-f64-to-f32=false``: otherwise f64 and complex<f64> are silently
+  computed in f32;
+* ``--iree-llvmcpu-target-cpu=host`` (llvm-cpu): the CPU the tests run on.
+
+Statuses: a compiler diagnostic (``CompilerToolError``, exit code 1) is ``rejected`` with the
+diagnostic; the compiler killed by a signal (an assertion, a segfault) re-raises that signal
+in the worker, so the case is a ``crash`` with the compiler's stderr.  At run time the IREE
+status decides: UNIMPLEMENTED (NotImplementedError) and INVALID_ARGUMENT raised while checking
+the arguments at the function boundary (``hal.buffer_view.assert``) are ``rejected``; anything
+else is ``error``.
+
+Arrays cross the boundary as raw bytes in a HAL buffer view of the element type's HAL type
+(``_hal_element_type``).  Sub-byte integers (i2, i4, ui2, ui4) are packed little end first, as
+IREE stores them (i4 [1, -2] is the byte 0xE1); IREE only compiles tensors of them whose total
+size is a whole number of bytes.
+
+Observed with iree-base-compiler / iree-base-runtime 3.13.0 (see reports/known_deviations.py
+for the deviations found):
+
+* both targets reject f4E2M1FN, f6E2M3FN, f6E3M2FN ("unable to pack to bytes") and f8E3M4,
+  f8E4M3, f8E4M3B11FNUZ ("hal.element_type op unsupported element type");
+* vmvx also rejects f16, bf16 (arithmetic on them) and complex<f32> / complex<f64>;
+* both flush subnormals: 1e-45 + 1e-45 gives 0 in f32 on llvm-cpu and on vmvx.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+
+import numpy as np
+
+from .base import Rejected, main_signature, parse_mlir
+from .worker import WorkerBackend
+from .xla import Signature
+
+TARGETS = {"iree-llvm-cpu": "llvm-cpu", "iree-vmvx": "vmvx"}
+
+# HAL element type codes are (numerical type << 24) | bit width (iree/hal/buffer_view.h).
+_HAL_SIGNED, _HAL_UNSIGNED, _HAL_BOOL = 0x11, 0x12, 0x13
+_HAL_NAMED = {"bf16": "BFLOAT_16", "f16": "FLOAT_16", "f32": "FLOAT_32", "f64": "FLOAT_64",
+              "complex<f32>": "COMPLEX_64", "complex<f64>": "COMPLEX_128",
+              "f8E4M3FN": "FLOAT_8_E4M3_FN", "f8E4M3FNUZ": "FLOAT_8_E4M3_FNUZ", "f8E5M2": "FLOAT_8_E5M2",
+              "f8E5M2FNUZ": "FLOAT_8_E5M2_FNUZ", "f8E8M0FNU": "FLOAT_8_E8M0_FNU"}
+
+
+def compile_flags(target: str) -> list[str]:
+    flags = ["--iree-input-demote-f64-to-f32=false"]
+    if target == "llvm-cpu":
+        flags.append("--iree-llvmcpu-target-cpu=host")
+    return flags
+
+
+def iree_version() -> str:
+    """IREE's version, ``compiler X / runtime Y`` if they differ (ImportError: not installed)."""
+    from iree.compiler import version as compiler_version
+    from iree.runtime import version as runtime_version
+    if compiler_version.VERSION == runtime_version.VERSION:
+        return compiler_version.VERSION
+    return f"compiler {compiler_version.VERSION} / runtime {runtime_version.VERSION}"
+
+
+def _hal_element_type(element) -> int | None:
+    import iree.runtime as rt
+
+    if element.kind == "bool":
+        return (_HAL_BOOL << 24) | 8  # i1 travels as one byte per element
+    if element.kind in ("sint", "uint"):
+        return ((_HAL_SIGNED if element.kind == "sint" else _HAL_UNSIGNED) << 24) | element.bits
+    name = _HAL_NAMED.get(element.name)
+    return None if name is None else int(getattr(rt.HalElementType, name))
+
+
+def pack_bits(x: np.ndarray, bits: int) -> np.ndarray:
+    """Sub-byte elements packed 8 // bits per byte, the first element in the lowest bits."""
+    per = 8 // bits
+    codes = x.reshape(-1).view(np.uint8) & np.uint8((1 << bits) - 1)
+    codes = np.concatenate([codes, np.zeros(-codes.size % per, np.uint8)]).reshape(-1, per)  # last byte padded
+    shifts = (np.arange(per, dtype=np.uint8) * bits).astype(np.uint8)
+    return np.bitwise_or.reduce(codes << shifts, axis=1).astype(np.uint8)
+
+
+def unpack_bits(raw: np.ndarray, element, shape) -> np.ndarray:
+    """Inverse of pack_bits: an array of ``element``'s dtype and ``shape``."""
+    bits, per = element.bits, 8 // element.bits
+    shifts = (np.arange(per, dtype=np.uint8) * bits).astype(np.uint8)
+    codes = ((raw[:, None] >> shifts) & np.uint8((1 << bits) - 1)).reshape(-1)
+    values = codes[:int(np.prod(shape, dtype=np.int64))].astype(np.int16)
+    if element.kind == "sint":
+        values = np.where(values >= (1 << (bits - 1)), values - (1 << bits), values)
+    return values.astype(element.dtype).reshape(shape)
+
+
+class _Prepared:
+    __slots__ = ("function", "context", "signature", "arg_types", "result_types")
+
+    def __init__(self, **kw):
+        for k, v in kw.items():
+            setattr(self, k, v)
+
+
+def _diagnostics(error) -> str:
+    """The compiler's diagnostics from a CompilerToolError (without the command line)."""
+    text = str(error)
+    if "Diagnostics:" in text:
+        text = text.split("Diagnostics:", 1)[1]
+    text = text.split("Invoked with:", 1)[0].strip()
+    lines = text.splitlines()
+    if len(lines) > 30:
+        lines = lines[:25] + ["..."] + lines[-3:]
+    return "IREE compile: " + "\n".join(lines)
+
+
+def cache_path(program: str, target: str) -> str | None:
+    """Where the .vmfb of ``program`` is cached on disk (None: disk cache disabled)."""
+    from .probe import cache_dir
+
+    root = cache_dir()
+    if root is None:
+        return None
+    key = hashlib.sha256("\0".join([iree_version(), target, *compile_flags(target), program]).encode()).hexdigest()
+    return os.path.join(root, "iree", key[:2], key + ".vmfb")
+
+
+class IreeEngine:
+    """Runs inside the worker process (``adapters.iree:IreeEngine:<target>``)."""
+
+    per_case_compile = False
+
+    def __init__(self, target: str):
+        import iree.compiler
+        import iree.runtime as rt
+
+        self.rt, self.compiler = rt, iree.compiler
+        self.target = target
+        self.device = rt.get_device("local-sync")
+        self.instance = rt.VmInstance()
+
+    def info(self) -> str:
+        return f"IREE {iree_version()}, target {self.target}, driver local-sync"
+
+    def _compile(self, program: str) -> bytes:
+        path = cache_path(program, self.target)
+        if path and os.path.exists(path):
+            with open(path, "rb") as f:
+                return f.read()
+        try:
+            vmfb = self.compiler.compile_str(program, input_type="stablehlo", target_backends=[self.target],
+                                             extra_args=compile_flags(self.target))
+        except self.compiler.CompilerToolError as e:
+            code = getattr(getattr(e, "process", None), "returncode", 1)
+            if code is not None and code < 0:  # the compiler died: a crash, not a refusal
+                os.write(2, f"iree-compile killed by signal {-code}\n{_diagnostics(e)}\n".encode())
+                os.kill(os.getpid(), -code if -code != signal.SIGKILL else signal.SIGABRT)
+            raise Rejected(_diagnostics(e)) from None
+        if path:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            tmp = f"{path}.{os.getpid()}.tmp"
+            with open(tmp, "wb") as f:
+                f.write(vmfb)
+            os.replace(tmp, path)
+        return vmfb
+
+    def prepare(self, program: str) -> _Prepared:
+        rt = self.rt
+        arg_types, result_types = main_signature(parse_mlir(program))
+        signature = Signature(arg_types, result_types)
+        vmfb = self._compile(program)  # first: the compiler's own diagnostic is the better message
+        for where, types in (("argument", arg_types), ("result", result_types)):
+            for k, ty in enumerate(types):
+                element = _element(ty)
+                if element is None or _hal_element_type(element) is None:
+                    raise Rejected(f"IREE adapter: {where} #{k} of type {ty} cannot cross the function boundary "
+                                   f"(no HAL element type)")
+        hal = rt.create_hal_module(self.instance, self.device)
+        module = rt.VmModule.copy_buffer(self.instance, vmfb)
+        context = rt.VmContext(self.instance, [hal, module])
+        function = module.lookup_function("main")
+        if function is None:
+            raise Rejected("IREE: the compiled module has no function main")
+        return _Prepared(function=function, context=context, signature=signature, arg_types=arg_types,
+                         result_types=result_types)
+
+    def _buffer_view(self, x: np.ndarray, element):
+        rt = self.rt
+        if element.bits < 8 and element.kind != "bool":
+            raw = pack_bits(x, element.bits) if x.size else np.zeros(0, np.uint8)
+        else:
+            raw = np.ascontiguousarray(x).reshape(-1).view(np.uint8)
+        # (an empty host buffer cannot be copied; an empty tensor still needs a buffer)
+        buffer = self.device.allocator.allocate_buffer_copy(
+            memory_type=rt.MemoryType.DEVICE_LOCAL, allowed_usage=rt.BufferUsage.DEFAULT, device=self.device,
+            buffer=raw if raw.size else np.zeros(1, np.uint8))
+        return rt.HalBufferView(buffer, list(x.shape), _hal_element_type(element))
+
+    def _read(self, view, k: int, prep: _Prepared) -> np.ndarray:
+        element = _element(prep.result_types[k])
+        shape = tuple(view.shape)
+        nbytes = view.byte_length
+        raw = (np.array(view.get_buffer().map().asarray([nbytes], np.dtype(np.uint8)), copy=True)
+               if nbytes else np.zeros(0, np.uint8))
+        if element.bits < 8 and element.kind != "bool":
+            return unpack_bits(raw, element, shape)
+        return raw.view(element.dtype).reshape(shape)
+
+    def execute(self, prep: _Prepared, inputs: list[np.ndarray]) -> list[np.ndarray]:
+        rt = self.rt
+        prep.signature.check_inputs(inputs)
+        args = rt.VmVariantList(len(inputs))
+        for x, ty in zip(inputs, prep.arg_types):
+            args.push_ref(self._buffer_view(x, _element(ty)).ref)
+        results = rt.VmVariantList(len(prep.result_types))
+        try:
+            prep.context.invoke(prep.function, args, results)
+        except NotImplementedError as e:
+            raise Rejected(f"IREE runtime (UNIMPLEMENTED): {e}") from None
+        except ValueError as e:
+            if "hal.buffer_view.assert" in str(e):
+                raise Rejected(f"IREE refused the arguments at the function boundary: {e}") from None
+            raise
+        if len(results) != len(prep.result_types):
+            raise RuntimeError(f"adapter: IREE returned {len(results)} values, @main has {len(prep.result_types)}")
+        outputs = [self._read(results.get_as_object(k, rt.HalBufferView), k, prep) for k in range(len(results))]
+        prep.signature.check_outputs(outputs)
+        return outputs
+
+
+def _element(type_text: str):
+    from oracle.types import TensorType, parse_type
+
+    try:
+        t = parse_type(type_text)
+    except Exception:
+        return None
+    if not isinstance(t, TensorType) or getattr(t.element_type, "is_quantized", False):
+        return None
+    return t.element_type
+
+
+class IreeBackend(WorkerBackend):
+    """``iree-llvm-cpu`` / ``iree-vmvx`` (one class; the target comes from the name)."""
+
+    flushes_subnormals = True  # both targets flush f32 subnormals (observed; see the module docstring)
+
+    def __init__(self, name: str = "iree-llvm-cpu", env: dict[str, str] | None = None):
+        if name not in TARGETS:
+            raise ValueError(f"unknown IREE backend {name!r}; known: {', '.join(TARGETS)}")
+        self.name = name
+        self.worker_name = f"adapters.iree:IreeEngine:{TARGETS[name]}"
+        super().__init__(env)
+
+    def available(self) -> tuple[bool, str]:
+        try:
+            iree_version()
+        except ImportError as e:  # no need to start a worker to say so
+            return False, f"IREE is not installed ({e}); pip install 'stablehlo-conformance[iree]'"
+        return super().available()
+
+    @property
+    def version(self) -> str:
+        return iree_version()
