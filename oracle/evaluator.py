@@ -38,11 +38,16 @@ class Context:
     module: ir.Module
     infeed: list = field(default_factory=list)    # values supplied by the caller, consumed in order
     outfeed: list = field(default_factory=list)   # values captured from outfeed ops
+    # send/recv: channel_id -> queue of payloads (lists of values); send appends, recv pops the
+    # oldest.  The caller may pre-fill host-to-device channels and read device-to-host ones back.
+    channels: dict = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)  # room for later families (process grid, channels, ...)
     # When a dict: result Value -> bool mask of the elements whose value the spec leaves
     # implementation-defined (see oracle/numerics.py, "unrepresentable results").
     impl_defined: dict | None = None
     depth: int = 0
+    # Set while a region runs batched (run_region_batched): the shape every scalar value carries.
+    batch_shape: tuple | None = None
 
     def call(self, name: str, args: Sequence) -> list:
         """Evaluate function @name on ``args`` (func.call)."""
@@ -65,6 +70,19 @@ class Context:
         scope.update(zip(region.arguments, args))
         return run_ops(region.ops, scope, self)
 
+    def run_region_batched(self, region: ir.Region, args: Sequence, batch_shape, env: dict | None = None) -> list:
+        """Evaluate a region of scalar element-wise ops (``batchable(region)``) on many
+        elements at once: every rank-0 value is carried as an array of shape ``batch_shape``
+        (args and captured scalars are broadcast to it), so reductions, map, sort and
+        scatter apply their body once per step on whole arrays instead of once per element.
+        Results are arrays of shape ``batch_shape``."""
+        saved, self.batch_shape = self.batch_shape, tuple(batch_shape)
+        try:
+            return self.run_region(region, [_batched(p.type, a, self.batch_shape)
+                                            for p, a in zip(region.arguments, args)], env)
+        finally:
+            self.batch_shape = saved
+
 
 _TERMINATORS = frozenset({"func.return", "stablehlo.return"})
 
@@ -76,6 +94,8 @@ def run_ops(ops: Sequence[ir.Op], env: dict, ctx: Context) -> list:
             args = [env[v] for v in op.operands]
         except KeyError as e:
             raise OracleError(f"operand {e.args[0]!r} is not defined", op=op.name, location=op.location) from None
+        if ctx.batch_shape is not None:  # batched region: captured scalars broadcast too
+            args = [_batched(v.type, a, ctx.batch_shape) for v, a in zip(op.operands, args)]
         if op.name in _TERMINATORS:
             return args
         info = lookup(op.name)
@@ -99,9 +119,45 @@ def run_ops(ops: Sequence[ir.Op], env: dict, ctx: Context) -> list:
             raise OracleError(f"oracle produced {len(results)} results, op declares {len(op.results)}",
                               op=op.name, location=op.location)
         for value, result in zip(results, op.results):
-            check_value(result.type, value, op=op)
+            if ctx.batch_shape is not None:
+                value = _batched(result.type, value, ctx.batch_shape)
+                check_value(TensorType(ctx.batch_shape, result.type.element_type), value, op=op)
+            else:
+                check_value(result.type, value, op=op)
             env[result] = value
     raise OracleError("function or region has no terminator")
+
+
+# Ops that compute each result element from the same-index operand elements only, so a
+# region made of them gives the same results batched (see Context.run_region_batched).
+_BATCHABLE_FAMILIES = frozenset({"elementwise", "selection"})
+_BATCHABLE_OPS = frozenset({"stablehlo.constant", "stablehlo.convert", "stablehlo.reduce_precision",
+                            "stablehlo.bitcast_convert"})
+
+
+def batchable(region: ir.Region) -> bool:
+    """True if ``region`` can run batched: only element-wise ops (no nested regions) and
+    every value a rank-0 tensor.  Other regions must run once per element."""
+    def scalar(v):
+        return isinstance(v.type, TensorType) and v.type.rank == 0
+    if not all(scalar(a) for a in region.arguments):
+        return False
+    for op in region.ops:
+        if op.name in _TERMINATORS:
+            continue
+        info = lookup(op.name)
+        if (info is None or op.regions or not (info.family in _BATCHABLE_FAMILIES or op.name in _BATCHABLE_OPS)
+                or not all(scalar(v) for v in op.operands + op.results)):
+            return False
+    return True
+
+
+def _batched(value_type, value, batch_shape):
+    """A rank-0 tensor value as an array of ``batch_shape`` (other values unchanged)."""
+    if isinstance(value_type, TensorType) and value_type.rank == 0 and (
+            not isinstance(value, np.ndarray) or value.shape != tuple(batch_shape)):
+        return np.array(np.broadcast_to(value, batch_shape))
+    return value
 
 
 def _keep_impl_defined(ctx: Context, op: ir.Op, results: list, noted: list) -> None:
@@ -111,8 +167,9 @@ def _keep_impl_defined(ctx: Context, op: ir.Op, results: list, noted: list) -> N
     for m in noted:
         if np.shape(m) == mask.shape:
             mask |= m
-    if mask.any():
-        ctx.impl_defined[op.results[0]] = mask
+    if mask.any():  # joined with what the op itself recorded (e.g. schedule-dependent elements)
+        prev = ctx.impl_defined.get(op.results[0])
+        ctx.impl_defined[op.results[0]] = mask if prev is None else (prev | mask)
 
 
 def check_value(expected_type, value, *, op: ir.Op | None = None, what: str = "") -> None:
@@ -142,6 +199,15 @@ def check_arguments(params: Sequence[ir.Value], args: Sequence, *, what: str) ->
         raise OracleError(f"{what} takes {len(params)} arguments, got {len(args)}")
     for i, (p, a) in enumerate(zip(params, args)):
         check_value(p.type, a, what=f"{what} argument #{i}")
+
+
+def evaluate_with_effects(module: ir.Module, inputs: Sequence, *, function: str = "main", infeed: Sequence = (),
+                          channels: dict | None = None) -> tuple[list, Context]:
+    """Like ``evaluate``, also returning the Context: ``.outfeed`` (one list of values per
+    outfeed op executed, in order), ``.channels`` (what send left unreceived), ``.infeed``
+    (what was not consumed)."""
+    ctx = Context(module, infeed=list(infeed), channels={k: list(v) for k, v in (channels or {}).items()})
+    return evaluate(module, inputs, function=function, context=ctx), ctx
 
 
 def evaluate(module: ir.Module, inputs: Sequence, *, function: str = "main",

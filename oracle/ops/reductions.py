@@ -1,0 +1,644 @@
+"""Reductions and map (spec "reduce", "reduce_window", "select_and_scatter", "map").
+
+Bodies are regions.  They run batched (``Context.run_region_batched``): one body call
+combines whole arrays of accumulators and values, so the cost is a number of numpy passes,
+never a Python loop over result elements.  A body that is not made of scalar element-wise
+ops runs once per element instead (correct, slow, rare).
+
+Schedules.  The spec lets an implementation pick any binary tree whose in-order traversal
+is the reduced values in ascending index order, "interspersed with an implementation-defined
+amount of init_values at implementation-defined positions".  The oracle computes
+``body(init, tree(values))`` where ``tree`` pairs adjacent values level by level (log-depth,
+so a reduction over n values is ceil(log2 n) + 1 batched body calls).  Which result elements
+the choice of schedule can change is decided per case (``_schedule_dependent``), and those
+elements are recorded in ``ctx.impl_defined`` (entries "reduce" / "reduce_window" /
+"select_and_scatter" in oracle/impl_defined.py):
+
+  * a body that is a known commutative monoid op per result (``add``, ``multiply``, ``xor``,
+    ``maximum``, ``minimum``, ``and``, ``or``) with an identity init value gives the same
+    value for every schedule, except that float add/multiply round differently - the
+    tolerance table's business - and may overflow or underflow in one schedule but not
+    another: those elements are masked;
+  * any other body or init (subtract, first/second, argmax over floats, max with an init
+    that is not the lowest value, ...) is evaluated under four more schedules (no init,
+    init last, init twice, a tree paired at odd offsets) and the elements whose value
+    differs are masked.  This finds the dependence the inputs actually exhibit; it cannot
+    prove independence for schedules it did not try.
+
+"An implementation-defined amount of init_values" includes none for a non-empty reduction
+(XLA drops the init of a rank-0 reduce_window: max(init, x) comes out as x); an empty
+reduction has to produce init_values.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import ir
+from ..errors import OracleError
+from ..evaluator import batchable
+from ..registry import Signature, op
+from ..types import ALL_ELEMENT_TYPES, ElementType, TensorType, as_element_type
+from ._checks import reject_quantized, shape_error
+from .conversion import convert_array
+
+__all__ = ["run_body", "reduce_arrays", "schedule_free", "values_differ"]
+
+_ALL_NAMES = tuple(t.name for t in ALL_ELEMENT_TYPES)
+
+
+# ----------------------------------------------------------------------- bodies
+
+def run_body(ctx, region: ir.Region, args, shape, env) -> list:
+    """The body applied element-wise to ``args`` (arrays broadcastable to ``shape``)."""
+    shape = tuple(shape)
+    if batchable(region):
+        return ctx.run_region_batched(region, args, shape, env)
+    # Fallback: the body contains ops that are not element-wise, so run it per element.
+    out_types = [v.type for v in region.ops[-1].operands]
+    outs = [np.empty(shape, dtype=t.dtype) for t in out_types]
+    args = [np.broadcast_to(a, shape) for a in args]
+    for index in np.ndindex(*shape):
+        results = ctx.run_region(region, [np.array(a[index]) for a in args], env)
+        for o, r in zip(outs, results):
+            o[index] = r
+    return outs
+
+
+def _region_types(region: ir.Region, op_, n_args: int, what: str, constraint: str) -> list[ElementType]:
+    if len(region.arguments) != n_args:
+        raise OracleError(f"{what} takes {len(region.arguments)} arguments, expected {n_args}",
+                          op=op_.name, constraint=constraint)
+    for a in region.arguments:
+        if not isinstance(a.type, TensorType) or a.type.rank != 0:
+            raise OracleError(f"{what} argument type {a.type} is not a 0-dimensional tensor",
+                              op=op_.name, constraint=constraint)
+    return [a.type.element_type for a in region.arguments]
+
+
+def _is_promotable(src: ElementType, dst: ElementType) -> bool:
+    """is_promotable(x, y): same kind (bool / signed / unsigned / float / complex), y at least as wide."""
+    if src == dst:
+        return True
+    same_kind = (src.is_signed and dst.is_signed) or (src.is_unsigned and dst.is_unsigned) or \
+        (src.is_float and dst.is_float) or (src.is_complex and dst.is_complex)
+    return same_kind and dst.bits >= src.bits
+
+
+def _check_body(op_, region, input_types, constraint) -> list[ElementType]:
+    """(C6)/(C13)/(C10): body has type (E0..EN-1, E0..EN-1) -> (E0..EN-1), is_promotable(input_i, Ei)."""
+    n = len(input_types)
+    body = _region_types(region, op_, 2 * n, "body", constraint)
+    ret = region.ops[-1].operands if region.ops else ()
+    if body[:n] != body[n:] or len(ret) != n or any(
+            not isinstance(v.type, TensorType) or v.type.rank != 0 or v.type.element_type != e
+            for v, e in zip(ret, body[:n])):
+        raise OracleError(f"body must have type (E0..E{n - 1}, E0..E{n - 1}) -> (E0..E{n - 1}), got "
+                          f"({', '.join(map(str, body))}) -> ({', '.join(str(v.type) for v in ret)})",
+                          op=op_.name, constraint=constraint)
+    for i, (src, dst) in enumerate(zip(input_types, body[:n])):
+        if not _is_promotable(src, dst):
+            raise OracleError(f"input #{i} element type {src} is not promotable to body type {dst}",
+                              op=op_.name, constraint=constraint)
+    return body[:n]
+
+
+def _converted(arrays, types, to_types):
+    """to_destination_type: convert to the body's types where they differ."""
+    return [a if s == d else convert_array(a, s, d) for a, s, d in zip(arrays, types, to_types)]
+
+
+# ------------------------------------------------------------------ schedules
+
+_MONOID = frozenset({"stablehlo.add", "stablehlo.multiply", "stablehlo.xor", "stablehlo.maximum",
+                     "stablehlo.minimum", "stablehlo.and", "stablehlo.or"})
+_ROUNDING = frozenset({"stablehlo.add", "stablehlo.multiply"})  # float: order changes only rounding
+
+
+def _monoid_ops(region: ir.Region, n: int) -> list[str] | None:
+    """The op of each result if result i = op(acc_i, x_i) (either operand order) with a
+    commutative monoid op, else None."""
+    if len(region.arguments) != 2 * n or not region.ops or len(region.ops[-1].operands) != n:
+        return None
+    producers = {r: o for o in region.ops for r in o.results}
+    names = []
+    for i, v in enumerate(region.ops[-1].operands):
+        o = producers.get(v)
+        pair = {region.arguments[i], region.arguments[n + i]}
+        if o is None or o.name not in _MONOID or len(o.operands) != 2 or set(o.operands) != pair:
+            return None
+        names.append(o.name)
+    return names
+
+
+def _is_identity(name: str, init: np.ndarray, et: ElementType) -> bool:
+    """init is the identity of the op (float add: either zero; NaN never)."""
+    wide = np.complex128 if et.is_complex else np.float64 if et.is_float else object
+    with np.errstate(invalid="ignore"):
+        return bool(np.asarray(init).astype(wide) == _identity(name, et).astype(wide))
+
+
+def schedule_free(region: ir.Region, inits, types) -> tuple[bool, bool]:
+    """(every schedule gives the same result, only up to float rounding).  The first is True
+    for monoid bodies whose init values are identities."""
+    names = _monoid_ops(region, len(types))
+    if names is None or not all(_is_identity(nm, i, et) for nm, i, et in zip(names, inits, types)):
+        return False, False
+    rounding = any(nm in _ROUNDING and (et.is_float or et.is_complex) for nm, et in zip(names, types))
+    return True, rounding
+
+
+def _value_class(x: np.ndarray) -> np.ndarray:
+    """0 finite non-zero, 1 zero, 2 +inf, 3 -inf, 4 NaN (per component for complex)."""
+    wide = np.asarray(x).astype(np.complex128 if np.iscomplexobj(x) else np.float64)
+    parts = (wide.real, wide.imag) if np.iscomplexobj(wide) else (wide,)
+    out = np.zeros(wide.shape, dtype=np.int64)
+    for k, p in enumerate(parts):
+        c = np.select([np.isnan(p), p == np.inf, p == -np.inf, p == 0], [4, 2, 3, 1], 0)
+        out = out * 5 + c if k else c
+    return out
+
+
+def _bits(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, order="C")
+    return x.view(np.dtype(f"u{x.dtype.itemsize}")) if x.dtype.itemsize in (1, 2, 4, 8) else x
+
+
+def values_differ(a: np.ndarray, b: np.ndarray, *, rounding_only: bool = False) -> np.ndarray:
+    """Elements where two schedules' results differ: by class (finite / zero / inf / NaN)
+    when differences by rounding are allowed, else by bits (any NaN equals any NaN)."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype == bool or a.dtype.kind in "iu":
+        return a != b
+    if rounding_only:
+        return _value_class(a) != _value_class(b)
+    wide_a = a.astype(np.complex128 if np.iscomplexobj(a) else np.float64)
+    wide_b = b.astype(np.complex128 if np.iscomplexobj(b) else np.float64)
+    nan = np.isnan(wide_a) & np.isnan(wide_b)
+    return (_bits(a) != _bits(b)) & ~nan
+
+
+def _tree(ctx, region, stacks, env, offset: bool = False):
+    """Reduce axis 0 of each array in ``stacks`` with a log-depth tree of adjacent pairs
+    (in-order traversal = ascending index).  ``offset``: leave the first value out of each
+    level's pairing (a differently shaped tree).  Returns arrays without axis 0."""
+    while stacks[0].shape[0] > 1:
+        k = stacks[0].shape[0]
+        start = 1 if offset and k > 2 else 0
+        m = (k - start) // 2
+        left = [s[start:start + 2 * m:2] for s in stacks]
+        right = [s[start + 1:start + 2 * m:2] for s in stacks]
+        paired = run_body(ctx, region, left + right, left[0].shape, env)
+        stacks = [np.concatenate([s[:start], p, s[start + 2 * m:]]) if (start or k % 2) else p
+                  for s, p in zip(stacks, paired)]
+    return [s.reshape(s.shape[1:]) for s in stacks]  # not s[0]: a 1-d s would give a numpy scalar
+
+
+def reduce_arrays(ctx, region, stacks, inits, types, env, batch_shape) -> tuple[list, list | None]:
+    """reduce() of the spec over axis 0 of ``stacks`` (already in the body's types), with
+    ``inits`` (0-d arrays).  Returns (results, per-result masks of schedule-dependent
+    elements or None)."""
+    n = len(stacks)
+    init_b = [np.broadcast_to(i, batch_shape) for i in inits]
+    if stacks[0].shape[0] == 0:
+        return [np.array(i) for i in init_b], None
+    tree = _tree(ctx, region, stacks, env)
+    results = run_body(ctx, region, init_b + tree, batch_shape, env)
+    free, rounding = schedule_free(region, inits, types)
+    if free and not rounding:
+        return results, None
+    if free:  # float add/multiply: another tree; only over/underflow differences are masked
+        alternatives = [run_body(ctx, region, init_b + _tree(ctx, region, stacks, env, offset=True),
+                                 batch_shape, env)]
+    else:
+        twice = run_body(ctx, region, init_b + results, batch_shape, env)
+        alternatives = [tree, run_body(ctx, region, tree + init_b, batch_shape, env), twice,
+                        run_body(ctx, region, init_b + _tree(ctx, region, stacks, env, offset=True),
+                                 batch_shape, env)]
+    masks = [np.zeros(batch_shape, dtype=bool) for _ in range(n)]
+    for alt in alternatives:
+        for i in range(n):
+            masks[i] |= values_differ(results[i], alt[i], rounding_only=free)
+    return results, masks
+
+
+def record_masks(ctx, op_, masks) -> None:
+    """Add schedule-dependent elements to the case's implementation-defined masks."""
+    if ctx.impl_defined is None or masks is None:
+        return
+    for r, m in zip(op_.results, masks):
+        if m is not None and m.any():
+            prev = ctx.impl_defined.get(r)
+            ctx.impl_defined[r] = m if prev is None else (prev | m)
+
+
+def _ints(op_, name, default=None) -> tuple[int, ...] | None:
+    value = op_.attr(name, None)
+    if value is None:
+        return default
+    return tuple(int(v) for v in np.asarray(value).ravel())
+
+
+def _inputs_and_inits(op_, args, constraint_count, constraint_types):
+    n = len(args) // 2
+    if len(args) % 2 or n == 0 or len(op_.results) != n:  # (C3) / (C1): 0 < N inputs = inits = results
+        raise OracleError(f"needs 0 < size(inputs) = size(init_values) = size(results), got {len(args)} operands "
+                          f"and {len(op_.results)} results", op=op_.name, constraint=constraint_count)
+    inputs, inits = list(args[:n]), list(args[n:])
+    in_types = [v.type.element_type for v in op_.operands[:n]]
+    for i, (v, w) in enumerate(zip(op_.operands[:n], op_.operands[n:])):
+        if v.type.element_type != w.type.element_type:
+            raise OracleError(f"element_type(inputs[{i}]) {v.type.element_type} != element_type(init_values[{i}]) "
+                              f"{w.type.element_type}", op=op_.name, constraint=constraint_types)
+        if np.ndim(inits[i]) != 0:
+            raise OracleError(f"init_values[{i}] is not 0-dimensional", op=op_.name, constraint=constraint_types)
+    for i, x in enumerate(inputs):  # same(shape(inputs...))
+        if x.shape != inputs[0].shape:
+            raise shape_error(op_, f"shape(inputs[{i}]) {x.shape} != shape(inputs[0]) {inputs[0].shape}",
+                              "C1" if op_.mnemonic == "reduce" else "C2")
+    return inputs, inits, in_types
+
+
+def _check_results(op_, types, shape, constraint_shape, constraint_type):
+    for i, (r, et) in enumerate(zip(op_.results, types)):
+        if r.type.element_type != et:
+            raise OracleError(f"element_type(results[{i}]) {r.type.element_type} != body type {et}",
+                              op=op_.name, constraint=constraint_type)
+        if not r.type.matches_shape(shape):
+            raise shape_error(op_, f"results[{i}] type {r.type} does not match shape {shape}", constraint_shape)
+
+
+# --------------------------------------------------------------------- generators
+
+_MAX_TERMS = 64  # reports/tolerance.py ASSUMED_MAX_REDUCTION_TERMS: values per reduced element
+
+
+def _identity(name: str, et: ElementType) -> np.ndarray:
+    """The identity element of a monoid op for ``et`` (an init value every schedule agrees on)."""
+    def extreme(low: bool):
+        if et.is_bool:
+            return not low
+        if et.is_integer:
+            return int(et.min_value) if low else int(et.max_value)
+        if et.has_infinity:
+            return -np.inf if low else np.inf
+        return et.finfo.min if low else et.finfo.max
+    value = {"stablehlo.multiply": 1, "stablehlo.maximum": extreme(True), "stablehlo.minimum": extreme(False),
+             "stablehlo.and": extreme(False) if not et.is_signed else -1}.get(name, 0)
+    return np.array(value).astype(et.dtype)
+
+
+def _body_types(draw, et: ElementType) -> list[ElementType]:
+    """One input, two of ``et``, or (``et``, i32) pairs (argmax-style bodies)."""
+    from hypothesis import strategies as st
+    kind = draw(st.integers(0, 3))
+    return [et] if kind < 2 else [et, et] if kind == 2 else [et, as_element_type("i32")]
+
+
+def _draw_inits(draw, sig: Signature) -> list:
+    """Generic edge-value inputs; the init values are mostly the body's identities, so that
+    most results are schedule-independent and compared (the rest are masked, still run)."""
+    from hypothesis import strategies as st
+
+    from generators.tensors import input_sets
+    values = draw(input_sets(sig))
+    region = sig.regions[-1]
+    n = len(region.arguments) // 2
+    names = _monoid_ops(region, n)
+    if names is not None and draw(st.integers(0, 3)):
+        first_init = len(sig.operand_types) - n
+        for i, name in enumerate(names):
+            values[first_init + i] = _identity(name, sig.operand_types[first_init + i].element_type)
+    return values
+
+
+def _draw_reduce(draw, element_type):
+    from hypothesis import strategies as st
+
+    from generators.regions import reducer_bodies
+    from generators.shapes import shapes
+    et = as_element_type(element_type)
+    types = _body_types(draw, et)
+    body = draw(reducer_bodies(types))
+    shape = draw(shapes(max_rank=4, max_side=4))
+    dims = draw(st.lists(st.sampled_from(range(len(shape))), unique=True)) if shape else []
+    while math.prod(shape[d] for d in dims) > _MAX_TERMS:
+        dims.pop()
+    kept = tuple(s for d, s in enumerate(shape) if d not in dims)
+    operands = tuple(TensorType(shape, t) for t in types) + tuple(TensorType((), t) for t in types)
+    return Signature(operands, {"dimensions": ir.DenseArray("i64", tuple(dims))},
+                     tuple(TensorType(kept, t) for t in types), (body.region,))
+
+
+def _draw_reduce_window(draw, element_type):
+    from hypothesis import strategies as st
+
+    from generators.regions import reducer_bodies
+    from generators.shapes import shapes
+    et = as_element_type(element_type)
+    types = _body_types(draw, et)
+    body = draw(reducer_bodies(types))
+    shape = draw(shapes(max_rank=3, max_side=5))
+    window = [draw(st.integers(1, 3)) for _ in shape]
+    strides = [draw(st.integers(1, 3)) for _ in shape]
+    base = [draw(st.integers(1, 2)) for _ in shape]
+    dil = [draw(st.integers(1, 2)) for _ in shape]
+    low, high = [], []
+    for n, b in zip(shape, base):
+        dilated = 0 if n == 0 else (n - 1) * b + 1
+        lo = draw(st.integers(-min(dilated, 1), 2))  # negative padding crops (pad semantics)
+        low.append(lo)
+        high.append(draw(st.integers(-min(dilated + lo, 1), 2)))
+    padded = [lo + (0 if n == 0 else (n - 1) * b + 1) + hi for lo, n, b, hi in zip(low, shape, base, high)]
+    counts = tuple(num_windows(p, w, s, d) for p, w, s, d in zip(padded, window, strides, dil))
+    attrs = {"window_dimensions": ir.DenseArray("i64", tuple(window))}
+    for name, values in (("window_strides", strides), ("base_dilations", base), ("window_dilations", dil)):
+        if draw(st.integers(0, 3)) or any(v != 1 for v in values):
+            attrs[name] = ir.DenseArray("i64", tuple(values))
+    if shape and (draw(st.booleans()) or any(low) or any(high)):
+        pad = np.array([low, high], dtype=np.int64).T.reshape(len(shape), 2)
+        attrs["padding"] = ir.DenseElements(pad, TensorType((len(shape), 2), as_element_type("i64")))
+    operands = tuple(TensorType(shape, t) for t in types) + tuple(TensorType((), t) for t in types)
+    return Signature(operands, attrs, tuple(TensorType(counts, t) for t in types), (body.region,))
+
+
+def _draw_select_and_scatter(draw, element_type):
+    from hypothesis import strategies as st
+
+    from generators.regions import reducer_bodies, select_bodies
+    from generators.shapes import shapes
+    et = as_element_type(element_type)
+    shape = draw(shapes(min_rank=1, max_rank=3, min_side=1, max_side=5))
+    window = [draw(st.integers(1, 3)) for _ in shape]
+    strides = [draw(st.integers(1, 3)) for _ in shape]
+    pad = np.array([[draw(st.integers(0, 1)), draw(st.integers(0, 1))] for _ in shape], dtype=np.int64)
+    counts = tuple(num_windows(lo + n + hi, w, s) for (lo, hi), n, w, s in zip(pad, shape, window, strides))
+    attrs = {"window_dimensions": ir.DenseArray("i64", tuple(window)),
+             "window_strides": ir.DenseArray("i64", tuple(strides)),
+             "padding": ir.DenseElements(pad, TensorType((len(shape), 2), as_element_type("i64")))}
+    select, scatter = draw(select_bodies(et)), draw(reducer_bodies([et]))
+    t = TensorType(shape, et)
+    return Signature((t, TensorType(counts, et), TensorType((), et)), attrs, (t,), (select.region, scatter.region))
+
+
+def _draw_map(draw, element_type):
+    from hypothesis import strategies as st
+
+    from generators.regions import map_bodies
+    from generators.shapes import shapes
+    et = as_element_type(element_type)
+    types = [et] * draw(st.integers(1, 3))
+    body = draw(map_bodies(types))
+    shape = draw(shapes(max_rank=3))
+    return Signature(tuple(TensorType(shape, t) for t in types),
+                     {"dimensions": ir.DenseArray("i64", tuple(range(len(shape))))},
+                     (TensorType(shape, types[0]),), (body.region,))
+
+
+# ------------------------------------------------------------------------- reduce
+
+@op("stablehlo.reduce", family="reductions", element_types=_ALL_NAMES,
+    draw_signature=_draw_reduce, draw_inputs=_draw_inits,
+    notes="schedule: body(init, adjacent-pair tree); schedule-dependent elements are implementation-defined")
+def reduce(op_, args, ctx, env):
+    reject_quantized(op_)
+    inputs, inits, in_types = _inputs_and_inits(op_, args, "C3", "C2")
+    rank = inputs[0].ndim
+    dims = _ints(op_, "dimensions")
+    if any(not 0 <= d < rank for d in dims):  # reduce (C4)
+        raise OracleError(f"dimensions {list(dims)} not in [0, {rank})", op=op_.name, constraint="C4")
+    if len(set(dims)) != len(dims):  # (C5)
+        raise OracleError(f"dimensions {list(dims)} are not unique", op=op_.name, constraint="C5")
+    types = _check_body(op_, op_.regions[0], in_types, "C6")
+    kept = [d for d in range(rank) if d not in dims]
+    batch = tuple(inputs[0].shape[d] for d in kept)
+    _check_results(op_, types, batch, "C7", "C8")
+    k = math.prod(inputs[0].shape[d] for d in dims)
+    # input_slices keep the operand's dimension order (whatever the order of `dimensions`):
+    # reduced dimensions first, flattened in ascending lexicographic order of the slice index
+    stacks = [np.transpose(x, sorted(dims) + kept).reshape((k,) + batch) for x in inputs]
+    stacks = _converted(stacks, in_types, types)
+    inits = _converted(inits, in_types, types)
+    results, masks = reduce_arrays(ctx, op_.regions[0], stacks, inits, types, env, batch)
+    record_masks(ctx, op_, masks)
+    return [np.array(r, order="C") for r in results]
+
+
+# ------------------------------------------------------------------ reduce_window
+
+def _pad(x: np.ndarray, value, low, high, interior) -> np.ndarray:
+    """The spec's pad: ``interior`` copies of ``value`` between elements, then ``low`` /
+    ``high`` on each side (negative = cropped)."""
+    dilated = [0 if n == 0 else (n - 1) * (i + 1) + 1 for n, i in zip(x.shape, interior)]
+    full = [max(lo, 0) + d + max(hi, 0) for lo, d, hi in zip(low, dilated, high)]
+    out = np.full(full, value, dtype=x.dtype)
+    out[tuple(slice(max(lo, 0), max(lo, 0) + d, i + 1) for lo, d, i in zip(low, dilated, interior))] = x
+    return out[tuple(slice(max(-lo, 0), f - max(-hi, 0)) for lo, hi, f in zip(low, high, full))]
+
+
+def num_windows(padded: int, window: int, stride: int, dilation: int = 1) -> int:
+    extent = (window - 1) * dilation + 1
+    return 0 if padded == 0 or extent > padded else (padded - extent) // stride + 1
+
+
+def _window_attrs(op_, rank, names_constraints):
+    out = []
+    for name, default, size_c, pos_c in names_constraints:
+        values = _ints(op_, name, default)
+        if values is None:
+            raise OracleError(f"missing attribute {name}", op=op_.name, constraint=size_c)
+        if len(values) != rank:
+            raise OracleError(f"size({name}) {len(values)} != rank {rank}", op=op_.name, constraint=size_c)
+        if pos_c and any(v <= 0 for v in values):
+            raise OracleError(f"{name} {list(values)} must be > 0", op=op_.name, constraint=pos_c)
+        out.append(values)
+    return out
+
+
+def _padding(op_, rank, constraint):
+    padding = op_.attr("padding", None)
+    padding = np.zeros((rank, 2), np.int64) if padding is None else np.asarray(padding, dtype=np.int64)
+    if padding.shape != (rank, 2):
+        raise OracleError(f"shape(padding) {padding.shape} != [{rank}, 2]", op=op_.name, constraint=constraint)
+    return [int(p) for p in padding[:, 0]], [int(p) for p in padding[:, 1]]
+
+
+def _windows(padded: np.ndarray, window, strides, dilations, counts) -> np.ndarray:
+    """All windows' elements: shape (prod(window),) + counts, axis 0 in ascending window index."""
+    rank = padded.ndim
+    if math.prod(counts) == 0:
+        return np.empty((math.prod(window),) + tuple(counts), dtype=padded.dtype)
+    extent = [(w - 1) * d + 1 for w, d in zip(window, dilations)]
+    if padded.dtype.isbuiltin != 1:  # ml_dtypes: numpy's stride tricks need a builtin dtype
+        raw = padded.view(np.dtype(f"u{padded.dtype.itemsize}"))
+        return _windows(raw, window, strides, dilations, counts).view(padded.dtype)
+    view = np.lib.stride_tricks.sliding_window_view(padded, extent)
+    view = view[tuple(slice(0, (c - 1) * s + 1, s) for c, s in zip(counts, strides))
+                + tuple(slice(None, None, d) for d in dilations)]
+    view = np.moveaxis(view, list(range(rank, 2 * rank)), list(range(rank)))
+    return view.reshape((math.prod(window),) + tuple(counts))
+
+
+@op("stablehlo.reduce_window", family="reductions", element_types=_ALL_NAMES,
+    draw_signature=_draw_reduce_window, draw_inputs=_draw_inits,
+    notes="windows stacked and reduced like reduce (one batched body call per tree level)")
+def reduce_window(op_, args, ctx, env):
+    reject_quantized(op_)
+    inputs, inits, in_types = _inputs_and_inits(op_, args, "C1", "C3")
+    rank = inputs[0].ndim
+    window, strides, base_dil, win_dil = _window_attrs(op_, rank, [
+        ("window_dimensions", None, "C4", "C5"), ("window_strides", (1,) * rank, "C6", "C7"),
+        ("base_dilations", (1,) * rank, "C8", "C9"), ("window_dilations", (1,) * rank, "C10", "C11")])
+    low, high = _padding(op_, rank, "C12")
+    types = _check_body(op_, op_.regions[0], in_types, "C13")
+    # (C15) num_windows
+    dilated = [0 if n == 0 else (n - 1) * b + 1 for n, b in zip(inputs[0].shape, base_dil)]
+    padded_shape = [lo + d + hi for lo, d, hi in zip(low, dilated, high)]
+    if any(p < 0 for p in padded_shape):
+        raise OracleError(f"padding {list(zip(low, high))} makes the padded shape {padded_shape} negative",
+                          op=op_.name, constraint="C15")
+    counts = tuple(num_windows(p, w, s, d) for p, w, s, d in zip(padded_shape, window, strides, win_dil))
+    _check_results(op_, types, counts, "C15", "C16")
+    stacks = []
+    for x, init in zip(inputs, inits):  # padded_inputs = pad(inputs, init_values, low, high, base_dilations - 1)
+        padded = _pad(x, init, low, high, [b - 1 for b in base_dil])
+        stacks.append(_windows(padded, window, strides, win_dil, counts))
+    stacks = _converted(stacks, in_types, types)
+    inits = _converted(inits, in_types, types)
+    results, masks = reduce_arrays(ctx, op_.regions[0], stacks, inits, types, env, counts)
+    record_masks(ctx, op_, masks)
+    return [np.array(r, order="C") for r in results]
+
+
+# ------------------------------------------------------------- select_and_scatter
+
+def _select_fold(ctx, select, operand, window, strides, low, counts, env, reverse: bool):
+    """reduce_window_without_init with body ``select(a, b) ? a : b`` over the operand
+    elements of each window (padding holds no values): a left fold over the window's
+    elements in ascending order, or (``reverse``) the right fold body(x0, body(x1, ...)).
+    Returns (flat operand index of the selected element, whether the window had a value)."""
+    chosen_val = np.zeros(counts, dtype=operand.dtype)
+    chosen_idx = np.zeros(counts, dtype=np.int64)
+    has = np.zeros(counts, dtype=bool)
+    source_pos = np.indices(counts, sparse=True) if counts else ()
+    offsets = list(np.ndindex(*window))
+    for w in (reversed(offsets) if reverse else offsets):
+        index = [p * s + o - lo for p, s, o, lo in zip(source_pos, strides, w, low)]
+        valid = np.ones(counts, dtype=bool)
+        for d, i in enumerate(index):
+            valid = valid & (i >= 0) & (i < operand.shape[d])
+        clipped = tuple(np.broadcast_to(np.clip(i, 0, max(n - 1, 0)), counts) for i, n in zip(index, operand.shape))
+        candidate = operand[clipped] if operand.size else np.zeros(counts, operand.dtype)
+        # left fold: keep the accumulator a when select(a, x); right fold: take x when select(x, a)
+        pair = [candidate, chosen_val] if reverse else [chosen_val, candidate]
+        (picked,) = run_body(ctx, select, pair, counts, env)
+        take = valid & (~has | (picked if reverse else ~picked))
+        chosen_val = np.where(take, candidate, chosen_val)
+        flat = np.ravel_multi_index(clipped, operand.shape) if operand.size else np.zeros(counts, np.int64)
+        chosen_idx = np.where(take, flat, chosen_idx)
+        has |= valid
+    return chosen_idx, has
+
+
+def _scatter_reduce(ctx, scatter, init, targets, values, size, et, env, init_last: bool):
+    """result[t] = reduce(values scattered to t in ascending source order, init)."""
+    result = np.full(size, init, dtype=et.dtype)
+    order = np.argsort(targets, kind="stable")
+    t, v = targets[order], values[order]
+    starts = np.r_[0, np.flatnonzero(t[1:] != t[:-1]) + 1] if t.size else np.zeros(0, np.int64)
+    rank_in_group = np.arange(t.size) - np.repeat(starts, np.diff(np.r_[starts, t.size]))
+    first = rank_in_group == 0
+    if init_last:
+        result[t[first]] = v[first]
+    for r in range(0 if not init_last else 1, int(rank_in_group.max(initial=-1)) + 1):
+        sel = rank_in_group == r
+        (result[t[sel]],) = run_body(ctx, scatter, [result[t[sel]], v[sel]], (int(sel.sum()),), env)
+    if init_last and t.size:
+        hit = t[first]
+        (result[hit],) = run_body(ctx, scatter, [result[hit], np.broadcast_to(init, hit.shape)], hit.shape, env)
+    return result
+
+
+@op("stablehlo.select_and_scatter", family="reductions", element_types=_ALL_NAMES,
+    draw_signature=_draw_select_and_scatter, draw_inputs=_draw_inits,
+    notes="selection: left fold over each window's operand elements (padding holds no values)")
+def select_and_scatter(op_, args, ctx, env):
+    reject_quantized(op_)
+    operand, source, init = args
+    ot, st_, it = (v.type.element_type for v in op_.operands)
+    if st_ != ot:  # (C1)
+        raise OracleError(f"element_type(source) {st_} != element_type(operand) {ot}", op=op_.name, constraint="C1")
+    if it != ot:  # (C3)
+        raise OracleError(f"element_type(init_value) {it} != element_type(operand) {ot}",
+                          op=op_.name, constraint="C3")
+    if np.ndim(init) != 0:
+        raise OracleError("init_value is not 0-dimensional", op=op_.name, constraint="C3")
+    rank = operand.ndim
+    window, strides = _window_attrs(op_, rank, [("window_dimensions", (1,) * rank, "C4", "C5"),
+                                                ("window_strides", (1,) * rank, "C6", "C7")])
+    low, high = _padding(op_, rank, "C8")
+    select, scatter = op_.regions
+    sel_types = _region_types(select, op_, 2, "select", "C9")
+    ret = select.ops[-1].operands if select.ops else ()
+    if sel_types != [ot, ot] or len(ret) != 1 or ret[0].type != TensorType((), as_element_type("i1")):
+        raise OracleError(f"select must have type (tensor<{ot}>, tensor<{ot}>) -> tensor<i1>",
+                          op=op_.name, constraint="C9")
+    (et,) = _check_body(op_, scatter, [ot], "C10")
+    padded = [lo + n + hi for lo, n, hi in zip(low, operand.shape, high)]
+    counts = tuple(num_windows(p, w, s) for p, w, s in zip(padded, window, strides))
+    if source.shape != counts:  # (C2)
+        raise shape_error(op_, f"shape(source) {source.shape} != num_windows {counts}", "C2")
+    if op_.results[0].type.element_type != et:  # (C12)
+        raise OracleError(f"element_type(result) {op_.results[0].type.element_type} != {et}",
+                          op=op_.name, constraint="C12")
+    if not op_.results[0].type.matches_shape(operand.shape):  # (C11)
+        raise shape_error(op_, f"result type {op_.results[0].type} != shape(operand) {operand.shape}", "C11")
+
+    selected, has = _select_fold(ctx, select, operand, window, strides, low, counts, env, reverse=False)
+    targets, values = selected[has], source[has]
+    if et != ot:
+        values, init = convert_array(values, ot, et), convert_array(init, ot, et)
+    result = _scatter_reduce(ctx, scatter, init, targets, values, operand.size, et, env, init_last=False)
+
+    # Schedule-dependent elements: another selection order (ties, NaN), another scatter schedule.
+    mask = np.zeros(operand.size, dtype=bool)
+    other, _ = _select_fold(ctx, select, operand, window, strides, low, counts, env, reverse=True)
+    moved = has & (other != selected)
+    mask[selected[moved]] = mask[other[moved]] = True
+    free, rounding = schedule_free(scatter, [init], [et])
+    if not (free and not rounding):
+        alt = _scatter_reduce(ctx, scatter, init, targets, values, operand.size, et, env, init_last=True)
+        mask |= values_differ(result, alt, rounding_only=free)
+    record_masks(ctx, op_, [mask.reshape(operand.shape)])
+    return [result.reshape(operand.shape)]
+
+
+# --------------------------------------------------------------------------- map
+
+@op("stablehlo.map", family="reductions", element_types=_ALL_NAMES, draw_signature=_draw_map)
+def map_(op_, args, ctx, env):
+    reject_quantized(op_)
+    if not args:  # map (C2)
+        raise OracleError("needs at least one input", op=op_.name, constraint="C2")
+    shape = args[0].shape
+    for i, x in enumerate(args):  # (C1)
+        if x.shape != shape:
+            raise shape_error(op_, f"shape(inputs[{i}]) {x.shape} != shape(inputs[0]) {shape}", "C1")
+    out_t = op_.results[0].type
+    if not out_t.matches_shape(shape):  # (C1)
+        raise shape_error(op_, f"result type {out_t} does not match shape {shape}", "C1")
+    dims = _ints(op_, "dimensions", tuple(range(len(shape))))
+    if list(dims) != list(range(len(shape))):  # (C3)
+        raise OracleError(f"dimensions {list(dims)} != range({len(shape)})", op=op_.name, constraint="C3")
+    region = op_.regions[0]
+    types = _region_types(region, op_, len(args), "computation", "C4")
+    ret = region.ops[-1].operands if region.ops else ()
+    if types != [v.type.element_type for v in op_.operands] or len(ret) != 1 or \
+            ret[0].type != TensorType((), out_t.element_type):  # (C4)
+        raise OracleError(f"computation must have type ({', '.join(str(v.type.element_type) for v in op_.operands)})"
+                          f" -> {out_t.element_type}", op=op_.name, constraint="C4")
+    # result[result_index] = computation(inputs...[result_index])
+    (result,) = run_body(ctx, region, list(args), shape, env)
+    return [np.array(result, order="C")]
