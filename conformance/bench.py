@@ -61,6 +61,65 @@ def measure(n_ops: int = 20, side: int = 16) -> dict[str, float]:
     return out
 
 
-if __name__ == "__main__":
+if __name__ == "__main__" and "--dot-conv" not in __import__("sys").argv:
     for name, seconds in measure().items():
         print(f"{name:<34} {seconds * 1e6:9.1f} us")
+
+
+# ------------------------------------------------------------------ dot_general / convolution
+
+def dot_program(side: int = 256) -> str:
+    t = f"tensor<{side}x{side}xf32>"
+    return (f"func.func @main(%a: {t}, %b: {t}) -> {t} {{\n"
+            f'  %0 = "stablehlo.dot_general"(%a, %b) {{dot_dimension_numbers = #stablehlo.dot<'
+            f"lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>, precision_config = "
+            f"[#stablehlo<precision HIGHEST>, #stablehlo<precision HIGHEST>]}} : ({t}, {t}) -> {t}\n"
+            f"  return %0 : {t}\n}}\n")
+
+
+def conv_program() -> str:
+    """NHWC 1x64x64x32 input, HWIO 3x3x32x32 kernel, stride 1, padding 1 ("SAME")."""
+    lt, rt, ot = "tensor<1x64x64x32xf32>", "tensor<3x3x32x32xf32>", "tensor<1x64x64x32xf32>"
+    return (f"func.func @main(%a: {lt}, %b: {rt}) -> {ot} {{\n"
+            f'  %0 = "stablehlo.convolution"(%a, %b) {{dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x'
+            f"[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64, batch_group_count = 1 : i64, "
+            f"padding = dense<1> : tensor<2x2xi64>, precision_config = [#stablehlo<precision HIGHEST>, "
+            f"#stablehlo<precision HIGHEST>]}} : ({lt}, {rt}) -> {ot}\n"
+            f"  return %0 : {ot}\n}}\n")
+
+
+def measure_dot_conv(repeat: int = 5) -> dict[str, float]:
+    """Seconds per evaluation of a 256x256x256 f32 dot_general and the NHWC convolution above:
+    the oracle (evaluation, and evaluation + error bound) and XLA CPU through adapters/xla.py
+    (time seen by the caller, worker IPC included, after a warm-up compile)."""
+    import oracle
+    from adapters import get_backend
+
+    rng = np.random.default_rng(0)
+    programs = {
+        "dot_general 256^3 f32": (dot_program(), [rng.standard_normal((256, 256)).astype(np.float32)
+                                                  for _ in range(2)]),
+        "convolution 1x64x64x32 * 3x3x32x32 f32": (conv_program(), [
+            rng.standard_normal((1, 64, 64, 32)).astype(np.float32),
+            rng.standard_normal((3, 3, 32, 32)).astype(np.float32)]),
+    }
+    out: dict[str, float] = {}
+    xla = get_backend("xla")
+    try:
+        for name, (text, inputs) in programs.items():
+            module = oracle.parse_module(text)
+            op_ = module.main.ops[0]
+            bound = oracle.lookup(op_.name).extra["error_bound"]
+            out[f"{name}: oracle"] = _best_of(lambda: oracle.evaluate(module, inputs), repeat, 1)
+            out[f"{name}: oracle error bound"] = _best_of(
+                lambda: bound(op_, inputs, [r.type for r in op_.results]), repeat, 1)
+            xla.run(text, inputs)  # compile once (and start the worker)
+            out[f"{name}: xla (caller, with IPC)"] = _best_of(lambda: xla.run(text, inputs), repeat, 3)
+    finally:
+        xla.close()
+    return out
+
+
+if __name__ == "__main__" and "--dot-conv" in __import__("sys").argv:
+    for name, seconds in measure_dot_conv().items():
+        print(f"{name:<62} {seconds * 1e3:9.2f} ms")

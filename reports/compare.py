@@ -10,7 +10,13 @@ Per element (vectorized over the whole tensor):
   4. otherwise the element passes if ANY bound of the tolerance holds (reports/tolerance.py);
      the ULP bound also relates the largest finite value and infinity (adjacent values),
      the relative/absolute bounds only finite values;
-  5. a backend that flushes subnormals to zero (declared by the caller, who then passes
+  5. with a per-element ``error_bound`` (absolute, from the computation: dot_general,
+     convolution, see oracle/ops/dot_general.py) it replaces the tolerance's bounds: a
+     finite element passes if |actual - expected| <= bound (complex: a complex bound holds
+     the real and imaginary parts' bounds); NaN and infinities still compare exactly, and
+     an element whose bound is NaN (its value depends on the evaluation order beyond any
+     bound) is not compared, like an implementation-defined one;
+  6. a backend that flushes subnormals to zero (declared by the caller, who then passes
      ``flushed_expected``: the oracle's result with subnormal inputs and outputs flushed)
      may match ``expected``, ``flushed_expected`` or ``flush_subnormals(expected)``; there is
      no global widening of the tolerance.
@@ -91,6 +97,18 @@ def _within_bounds(expected, actual, ulps, tol: Tolerance) -> np.ndarray:
     return ok
 
 
+def _within_error_bound(expected, actual, bound: np.ndarray) -> np.ndarray:
+    """|actual - expected| <= bound for finite elements (complex: per part)."""
+    e, a = _to_float64(expected), _to_float64(actual)
+    with np.errstate(invalid="ignore", over="ignore"):
+        if np.iscomplexobj(e):
+            b = bound if np.iscomplexobj(bound) else bound + 1j * bound
+            ok = (np.abs(a.real - e.real) <= b.real) & (np.abs(a.imag - e.imag) <= b.imag)
+        else:
+            ok = np.abs(a - e) <= np.real(bound)
+    return ok & isfinite(expected) & isfinite(actual)
+
+
 def _wrong_signed_zero(expected, actual, et: ElementType) -> np.ndarray:
     """Both zero (per component for complex) but with different signs."""
     if et.is_complex:
@@ -103,7 +121,8 @@ def _wrong_signed_zero(expected, actual, et: ElementType) -> np.ndarray:
     return both_zero & (signbit(expected) != signbit(actual))
 
 
-def _match(expected, actual, et: ElementType, tol: Tolerance) -> tuple[np.ndarray, np.ndarray]:
+def _match(expected, actual, et: ElementType, tol: Tolerance,
+           bound: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(element passes, ULP distance) for same-shape arrays of one element type."""
     ulps = ulp_distance(expected, actual)
     if not (et.is_float or et.is_complex):
@@ -117,7 +136,9 @@ def _match(expected, actual, et: ElementType, tol: Tolerance) -> tuple[np.ndarra
     if et.is_complex:  # any-NaN complex values are all "NaN"; == is False for them anyway
         ulps = np.where(e_nan & a_nan, 0.0, np.where(e_nan | a_nan, np.inf, ulps))
     ok = equal
-    if not tol.is_exact:
+    if bound is not None:
+        ok = ok | _within_error_bound(expected, actual, bound)
+    elif not tol.is_exact:
         ok = ok | _within_bounds(expected, actual, ulps, tol)
     ok = ok & ~(e_nan | a_nan)
     if tol.strict_signed_zero:
@@ -161,7 +182,7 @@ def _first_mismatches(expected, actual, ulps, bad, et, limit=MAX_REPORTED_MISMAT
     return rows
 
 
-def _format_mismatch_rows(rows, et: ElementType) -> str:
+def _format_mismatch_rows(rows, et: ElementType, bound: np.ndarray | None = None) -> str:
     """One line per mismatch; values print in the element type's shortest form."""
     lines = []
     for index, e, a, eh, ah, ulp in rows:
@@ -173,9 +194,16 @@ def _format_mismatch_rows(rows, et: ElementType) -> str:
             ulp_text = ", ULP inf" if ulp == np.inf else f", {ulp:g} ULP"
         e_text, a_text = (str(np.asarray(v, dtype=et.dtype)[()]) for v in (e, a))
         eh, ah = (h if h.startswith("(") else f"({h})" for h in (eh, ah))  # complex: already "(re, im)"
+        bound_text = "" if bound is None else f", |error| {_error_text(e, a)} > bound {bound[index]:.6g}"
         lines.append(f"  [{', '.join(map(str, index))}]: expected {e_text} {eh}, "
-                     f"actual {a_text} {ah}{ulp_text}")
+                     f"actual {a_text} {ah}{ulp_text}{bound_text}")
     return "\n".join(lines)
+
+
+def _error_text(e, a) -> str:
+    if isinstance(e, complex):
+        return f"({abs(a.real - e.real):.6g}, {abs(a.imag - e.imag):.6g})"
+    return f"{abs(a - e):.6g}"
 
 
 def _format_histogram(histogram: dict) -> str:
@@ -186,7 +214,8 @@ def _format_histogram(histogram: dict) -> str:
 
 def compare(expected, actual, element_type, tolerance: Tolerance = EXACT, *,
             impl_defined: np.ndarray | None = None,
-            flushed_expected: np.ndarray | None = None) -> Comparison:
+            flushed_expected: np.ndarray | None = None,
+            error_bound: np.ndarray | None = None) -> Comparison:
     """Compare one result tensor. See the module docstring for the rules."""
     et = _as_type(element_type)
     expected = np.asarray(expected)
@@ -200,13 +229,19 @@ def compare(expected, actual, element_type, tolerance: Tolerance = EXACT, *,
         return Comparison("mismatch", mismatch_count=int(expected.size),
                           message=f"dtype mismatch: expected {et} ({et.dtype}), got {actual.dtype}")
 
-    ok, ulps = _match(expected, actual, et, tolerance)
+    bound = None
+    if error_bound is not None and (et.is_float or et.is_complex):
+        bound = np.broadcast_to(np.asarray(error_bound), expected.shape)
+        order_dependent = np.isnan(bound.real) | np.isnan(bound.imag)
+        impl_defined = order_dependent if impl_defined is None else (
+            np.asarray(impl_defined, dtype=bool) | order_dependent)
+    ok, ulps = _match(expected, actual, et, tolerance, bound)
     if flushed_expected is not None:
         flushed_expected = np.asarray(flushed_expected)
         if flushed_expected.shape != expected.shape or flushed_expected.dtype != et.dtype:
             raise TypeError("compare: flushed_expected must have the shape and dtype of expected")
         for alternative in (flushed_expected, flush_subnormals(flushed_expected), flush_subnormals(expected)):
-            ok_alt, ulps_alt = _match(alternative, actual, et, tolerance)
+            ok_alt, ulps_alt = _match(alternative, actual, et, tolerance, bound)
             ok |= ok_alt
             ulps = np.minimum(ulps, ulps_alt)
 
@@ -227,9 +262,10 @@ def compare(expected, actual, element_type, tolerance: Tolerance = EXACT, *,
 
     if n_bad:
         rows = _first_mismatches(expected, actual, ulps, bad, et)
+        what = tolerance.describe() if bound is None else "per-element error bound"
         message = (f"{n_bad} of {n_compared} compared elements differ ({et}, tolerance: "
-                   f"{tolerance.describe()})" + (f"; {n_skipped} implementation-defined not compared" if n_skipped else "")
-                   + ":\n" + _format_mismatch_rows(rows, et))
+                   f"{what})" + (f"; {n_skipped} implementation-defined not compared" if n_skipped else "")
+                   + ":\n" + _format_mismatch_rows(rows, et, bound))
         if n_bad > len(rows):
             message += f"\n  ... and {n_bad - len(rows)} more"
         if not exact_type:
@@ -249,11 +285,13 @@ def compare(expected, actual, element_type, tolerance: Tolerance = EXACT, *,
 def compare_outputs(expected: Sequence, actual: Sequence, element_types: Sequence,
                     tolerance: Tolerance | Sequence[Tolerance] = EXACT,
                     impl_masks: Sequence | None = None,
-                    flushed_expected: Sequence | None = None) -> Comparison:
+                    flushed_expected: Sequence | None = None,
+                    error_bounds: Sequence | None = None) -> Comparison:
     """Compare every output of a program; the result aggregates ``compare`` per output.
 
-    ``tolerance`` is one Tolerance for all outputs or one per output; ``impl_masks`` and
-    ``flushed_expected`` are per-output lists whose items may be None.
+    ``tolerance`` is one Tolerance for all outputs or one per output; ``impl_masks``,
+    ``flushed_expected`` and ``error_bounds`` (per-element absolute bounds that replace the
+    tolerance's bounds) are per-output lists whose items may be None.
     """
     expected, actual = list(expected), list(actual)
     if len(expected) != len(actual):
@@ -262,11 +300,12 @@ def compare_outputs(expected: Sequence, actual: Sequence, element_types: Sequenc
     tolerances = [tolerance] * n if isinstance(tolerance, Tolerance) else list(tolerance)
     masks = list(impl_masks) if impl_masks is not None else [None] * n
     flushed = list(flushed_expected) if flushed_expected is not None else [None] * n
-    if not (len(element_types) == len(tolerances) == len(masks) == len(flushed) == n):
+    bounds = list(error_bounds) if error_bounds is not None else [None] * n
+    if not (len(element_types) == len(tolerances) == len(masks) == len(flushed) == len(bounds) == n):
         raise ValueError("compare_outputs: per-output lists must all have one item per output")
 
-    results = [compare(e, a, t, tol, impl_defined=m, flushed_expected=f)
-               for e, a, t, tol, m, f in zip(expected, actual, element_types, tolerances, masks, flushed)]
+    results = [compare(e, a, t, tol, impl_defined=m, flushed_expected=f, error_bound=b)
+               for e, a, t, tol, m, f, b in zip(expected, actual, element_types, tolerances, masks, flushed, bounds)]
     statuses = {r.status for r in results}
     status = ("mismatch" if "mismatch" in statuses else
               "implementation-defined" if "implementation-defined" in statuses else "pass")

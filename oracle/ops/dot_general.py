@@ -1,0 +1,607 @@
+"""dot_general (spec "dot_general"), and the dot-product core and error bounds that
+convolution (oracle/ops/convolution.py) shares.
+
+Evaluation is exact where feasible, then rounded ONCE to the result type:
+
+* integers: products and sums in int64, i.e. modulo 2**64, then wrapped to the result
+  width - the same residue as wrapping two's complement arithmetic at any width, in any
+  order (integer overflow wraps, as every backend does; see oracle/impl_defined.py);
+* i1: or of ands (multiply and add of booleans);
+* floats up to f32 and complex<f32>: in float64, where every product is exact
+  (2 x 24 < 53 significand bits) and the sum errs by <= gamma_K(2**-53) * sum|a*b|;
+* f64 and complex<f64>: compensated dot product (Dot2, Ogita, Rump & Oishi, "Accurate sum
+  and dot product", SIAM J. Sci. Comput. 2005): as accurate as computing in twice the
+  precision, |error| <= gamma_K(2**-53)**2 * sum|a*b| before the final rounding.
+
+Error bounds, not guessed tolerances (``error_bound``, registered as
+``extra["error_bound"]`` and used by conformance/run.py -> reports/compare.py): the spec
+computes each element as ``reduce(multiply(lhs, rhs), add)`` in an implementation-defined
+order, and precision_config / algorithm let an implementation round the operands first.
+For an element with K terms p_k = a_k * b_k the backend's result r satisfies (Higham,
+"Accuracy and Stability of Numerical Algorithms", 2nd ed., section 3.1; any summation tree
+has depth <= K - 1):
+
+    |r - x| <= B = ((1 + e_in)(1 + u_mul)(1 + gamma_{K-1}(u_add)) - 1) * S + 2 K eta
+
+with x the exact value, S = sum |p_k|, gamma_n(u) = n u / (1 - n u), and
+
+* e_in = (1 + u_l)(1 + u_r) - 1: operand rounding allowed by precision_config (DEFAULT:
+  bf16, u = 2**-8, what TPUs do in one pass; HIGH: tf32, u = 2**-11, what GPUs do, and
+  TPUs' bf16_3x is more accurate than that; HIGHEST: none) or by the algorithm's
+  lhs/rhs_precision_type (with component decomposition, see ``_component_error``);
+* u_add: unit roundoff of the accumulation: the result type (the spec's reduce body is
+  add in element_type(result)), or the algorithm's accumulation_type; with
+  allow_imprecise_accumulation also the operand precision types;
+* u_mul: products rounded to the finer of the operand and result types (the spec
+  multiplies in the operand type; mixed-type programs are ill-typed in the spec's pseudo
+  code, and an implementation may also convert the operands to the result type first,
+  which e_in then allows);
+* eta: the smallest normal number of the accumulation type, per product and per addition
+  (underflow, also with flush-to-zero).
+
+The comparator then allows |actual - expected| <= B + E + u_res (2|x~| + 2E + B) +
+smallest_subnormal(result), where x~ is the oracle's unrounded value, E its own error
+bound, and the last terms cover the backend's and the oracle's roundings to the result
+type.  NaN and infinities compare exactly.  Elements whose value depends on the order
+beyond any bound are not compared (bound = NaN -> reported implementation-defined): the
+finite terms could overflow the accumulation type (S > its max), gamma_{K-1} >= 1
+(e.g. an f8 accumulation of many terms), or the result is within the bound of the
+overflow threshold of the result type.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import ir
+from ..errors import OracleError, Unsupported
+from ..numerics import round_to
+from ..registry import Signature, op
+from ..types import ALL_ELEMENT_TYPES, ElementType, TensorType, as_element_type
+from ._checks import reject_quantized, shape_error
+from ._elementwise import wrap
+
+_ALL_NAMES = tuple(t.name for t in ALL_ELEMENT_TYPES)
+_U64 = 2.0 ** -53
+PRECISIONS = ("DEFAULT", "HIGH", "HIGHEST")
+
+# ============================================================== numerics of one dot
+
+#: Unit roundoff (half the machine epsilon) of the precision / accumulation types an
+#: algorithm may name, including tf32 (10 stored significand bits), which is no element type.
+_EXTRA_UNIT_ROUNDOFF = {"tf32": 2.0 ** -11}
+
+
+def unit_roundoff(t) -> float:
+    """u = 2**-p for a float type with p significand bits (0 for integers: exact)."""
+    if isinstance(t, str) and t in _EXTRA_UNIT_ROUNDOFF:
+        return _EXTRA_UNIT_ROUNDOFF[t]
+    et = as_element_type(_precision_type_name(t) if isinstance(t, str) else t)
+    if et.is_complex:
+        et = et.component
+    if not et.is_float:
+        return 0.0
+    return float(et.finfo.eps) / 2
+
+
+def _precision_type_name(name: str) -> str:
+    """MLIR spells algorithm types like element types, but lower-case f8 names are accepted."""
+    for t in ALL_ELEMENT_TYPES:
+        if t.name.lower() == name.lower():
+            return t.name
+    return name
+
+
+def _range_of(t) -> tuple[float, float]:
+    """(smallest normal, largest finite) of a float type (tf32: f32's range)."""
+    if isinstance(t, str) and t == "tf32":
+        t = "f32"
+    et = as_element_type(_precision_type_name(t) if isinstance(t, str) else t)
+    if et.is_complex:
+        et = et.component
+    fi = et.finfo
+    return float(fi.smallest_normal), float(fi.max)
+
+
+def gamma(n, u: float):
+    """gamma_n(u) = n u / (1 - n u); inf where n u >= 1 (no bound)."""
+    nu = np.asarray(n, dtype=np.float64) * u
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(nu < 1, nu / (1 - nu), np.inf)
+
+
+@dataclass(frozen=True)
+class DotNumerics:
+    """What an implementation may do to one dot product (see the module docstring)."""
+    e_in: float      # relative error of one product from rounding the operands
+    u_mul: float     # rounding of a product
+    u_add: float     # rounding of each addition
+    eta: float       # absolute underflow error per product / addition
+    overflow: float  # partial sums above this may overflow (largest finite of the types involved)
+    why: str         # one line for messages
+
+    def describe(self) -> str:
+        return (f"{self.why}: operand rounding {self.e_in:.3g}, products {self.u_mul:.3g}, "
+                f"sums {self.u_add:.3g}")
+
+
+def _precision_rounding(precision: str, operand: ElementType) -> float:
+    """Operand rounding that precision_config allows (#755: 'underspecified')."""
+    u_in = unit_roundoff(operand)
+    if precision == "HIGHEST":
+        return 0.0
+    u = 2.0 ** -8 if precision == "DEFAULT" else 2.0 ** -11  # bf16 (TPU), tf32 (GPU)
+    return u if u > u_in else 0.0
+
+
+def _component_error(u: float, lhs_count: int, rhs_count: int, ops: int) -> tuple[float, float, float]:
+    """Relative errors (lhs, rhs, dropped cross terms) of an algorithm that splits each operand
+    into ``count`` components of precision u (a = a_0 + a_1 + ..., |a_i| <= (2u)**i |a|, the
+    remainder after c components <= u (2u)**(c-1) |a|) and sums ``ops`` of the
+    lhs_count x rhs_count component products - the largest ones first (a0b0, a0b1, a1b0, ...).
+    Each dropped product a_i b_j is bounded by (2u)**(i+j) |a b|.  The verifier spells XLA's
+    BF16_BF16_F32_X3/X6/X9 with component counts 1 and 3/6/9 operations; taken as written,
+    that is one bf16 rounding per operand: a looser bound than the split achieves, never a
+    tighter one."""
+    el = u * (2 * u) ** (lhs_count - 1)
+    er = u * (2 * u) ** (rhs_count - 1)
+    orders = sorted(i + j for i in range(lhs_count) for j in range(rhs_count))
+    dropped = sum((2 * u) ** o for o in orders[min(ops, len(orders)):])
+    return el, er, dropped
+
+
+def dot_numerics(op_, operand: ElementType, result: ElementType) -> DotNumerics:
+    """The error model of a dot_general / convolution op (attributes precision_config, algorithm)."""
+    u_in, u_res = unit_roundoff(operand), unit_roundoff(result)
+    eta, overflow = _range_of(result)
+    _, in_max = _range_of(operand)
+    overflow = min(overflow, in_max) if u_in > u_res else overflow
+    algorithm = op_.attr("algorithm", None)
+    if algorithm:
+        fields = {k: (v.text if isinstance(v, ir.OpaqueAttr) else v) for k, v in algorithm.items()}
+        lt, rt, at = fields["lhs_precision_type"], fields["rhs_precision_type"], fields["accumulation_type"]
+        ul, ur, ua = unit_roundoff(lt), unit_roundoff(rt), unit_roundoff(at)
+        nl, nr = int(fields.get("lhs_component_count", 1)), int(fields.get("rhs_component_count", 1))
+        ops = int(fields.get("num_primitive_operations", 1))
+        u_pair = max(ul, ur)
+        el, er, dropped = _component_error(u_pair, nl, nr, ops)
+        el, er = (el if ul > u_in else 0.0), (er if ur > u_in else 0.0)
+        e_in = (1 + el) * (1 + er) * (1 + dropped) - 1
+        u_add = max(ua, ul, ur) if fields.get("allow_imprecise_accumulation") else ua
+        types = [at] + ([lt, rt] if fields.get("allow_imprecise_accumulation") else [])
+        eta = max([eta] + [_range_of(t)[0] for t in types])
+        overflow = min([overflow] + [_range_of(t)[1] for t in types + [lt, rt]])
+        return DotNumerics(e_in, ua, u_add, eta, overflow,
+                           f"algorithm {lt} x {rt} -> {at}, {nl}x{nr} components, {ops} products")
+    lp, rp = _precisions(op_)
+    ul, ur = _precision_rounding(lp, operand), _precision_rounding(rp, operand)
+    if u_res > u_in:  # result narrower than the operands: may convert them to it first
+        ul, ur = max(ul, u_res), max(ur, u_res)
+    e_in = (1 + ul) * (1 + ur) - 1
+    return DotNumerics(e_in, min(u_in, u_res) or u_res, u_res, eta, overflow,
+                       f"precision_config [{lp}, {rp}], accumulation in {result}")
+
+
+def _precisions(op_) -> tuple[str, str]:
+    config = op_.attr("precision_config", None)
+    if not config:
+        return "DEFAULT", "DEFAULT"
+    values = tuple(config)
+    if len(values) != 2:  # (C11) / convolution (C24)
+        raise OracleError(f"size(precision_config) = {len(values)}, must be 2", op=op_.name,
+                          constraint="C11" if op_.name.endswith("dot_general") else "C24")
+    if any(v not in PRECISIONS for v in values):
+        raise OracleError(f"precision_config {list(values)}: each must be one of {', '.join(PRECISIONS)}",
+                          op=op_.name)
+    return values
+
+
+# ============================================================== the dot-product core
+
+def _split(a: np.ndarray):
+    """Veltkamp's split: a = hi + lo with 26-bit hi, so hi*hi, hi*lo, lo*lo are exact."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        c = 134217729.0 * a  # 2**27 + 1
+        hi = c - (c - a)
+        return hi, a - hi
+
+
+def _complex(re: np.ndarray, im: np.ndarray) -> np.ndarray:
+    """re + i im without the NaNs that re + 1j * im makes of infinite parts."""
+    out = np.empty(np.shape(re), dtype=np.complex128)
+    out.real, out.imag = re, im
+    return out
+
+
+def _dot2(L: np.ndarray, R: np.ndarray) -> np.ndarray:
+    """Compensated batched matmul (B,M,K) x (B,K,N) in float64: TwoProduct + TwoSum per term,
+    vectorized over all output elements (the Python loop runs over K)."""
+    B, M, K = L.shape
+    N = R.shape[2]
+    s = np.zeros((B, M, N))
+    c = np.zeros((B, M, N))
+    Lh, Ll = _split(L)
+    Rh, Rl = _split(R)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for k in range(K):
+            a, ah, al = L[:, :, k, None], Lh[:, :, k, None], Ll[:, :, k, None]
+            b, bh, bl = R[:, None, k, :], Rh[:, None, k, :], Rl[:, None, k, :]
+            p = a * b
+            e = ((ah * bh - p) + ah * bl + al * bh) + al * bl  # p + e = a * b exactly
+            t = s + p
+            z = t - s
+            c += ((s - (t - z)) + (p - z)) + e  # s + p = t + that, exactly
+            s = t
+        return s + c
+
+
+@dataclass
+class WideDot:
+    """The oracle's unrounded dot products and what the error bound needs, shape (B, M, N)."""
+    value: np.ndarray        # int64 / bool / float64 / complex128
+    abs_sum: np.ndarray | None  # sum |a_k b_k| over finite terms (complex: per component)
+    terms: int               # K (complex: 2K real products per component)
+    own_error: np.ndarray | None  # bound on |value - exact|
+
+
+def _finite_abs(x: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore"):
+        return np.where(np.isfinite(x), np.abs(x), 0.0)
+
+
+def _real_dot(L: np.ndarray, R: np.ndarray, compensated: bool, want_bound: bool):
+    """float64 (B,M,K) x (B,K,N) -> (value, abs_sum, own_error)."""
+    K = L.shape[2]
+    with np.errstate(over="ignore", invalid="ignore"):
+        plain = np.matmul(L, R)
+    value = plain
+    if compensated and K > 1:
+        accurate = _dot2(L, R)
+        value = np.where(np.isfinite(accurate), accurate, plain)
+    if not want_bound:
+        return value, None, None
+    with np.errstate(over="ignore"):
+        S = np.matmul(_finite_abs(L), _finite_abs(R)) * (1 + (K + 2) * 2 * _U64)  # rounded up
+    g = float(gamma(K, _U64))
+    if compensated and K > 1:
+        own = np.where(np.isfinite(accurate), 2 * g * g * S, g * S)
+    else:
+        own = g * S  # products of operands up to f32 are exact in float64: only the sum errs
+    return value, S, own
+
+
+def wide_dot(L: np.ndarray, R: np.ndarray, operand: ElementType, *, want_bound: bool = False) -> WideDot:
+    """Batched dot products of operand-typed arrays (B,M,K) x (B,K,N) - see module docstring."""
+    K = L.shape[2]
+    if operand.is_bool:
+        return WideDot(np.matmul(L.astype(np.int64), R.astype(np.int64)) != 0, None, K, None)
+    if operand.is_integer:
+        # int64 wraps modulo 2**64 (uint64 values too, as their residues): exact modulo 2**n.
+        return WideDot(np.matmul(L.astype(np.int64), R.astype(np.int64)), None, K, None)
+    compensated = (operand.component if operand.is_complex else operand).bits > 32
+    if operand.is_complex:
+        with np.errstate(invalid="ignore", over="ignore"):
+            lr, li = L.real.astype(np.float64), L.imag.astype(np.float64)
+            rr, ri = R.real.astype(np.float64), R.imag.astype(np.float64)
+        # re = sum(lr rr - li ri), im = sum(lr ri + li rr): real dots of length 2K
+        cat = np.concatenate
+        re, S_re, E_re = _real_dot(cat([lr, li], 2), cat([rr, -ri], 1), compensated, want_bound)
+        im, S_im, E_im = _real_dot(cat([lr, li], 2), cat([ri, rr], 1), compensated, want_bound)
+        value = _complex(re, im)
+        if not want_bound:
+            return WideDot(value, None, 2 * K, None)
+        return WideDot(value, _complex(S_re, S_im), 2 * K, _complex(E_re, E_im))
+    with np.errstate(invalid="ignore", over="ignore"):
+        Lf, Rf = L.astype(np.float64), R.astype(np.float64)
+    value, S, own = _real_dot(Lf, Rf, compensated, want_bound)
+    return WideDot(value, S, K, own)
+
+
+def round_result(wide: WideDot, result: ElementType) -> np.ndarray:
+    """The wide values rounded / wrapped once to the result element type."""
+    v = wide.value
+    if result.is_bool:
+        return np.asarray(v != 0)
+    if result.is_integer:
+        if v.dtype.kind in "fc":
+            raise Unsupported(f"a float dot product with integer result type {result}")
+        return wrap(v, result)
+    if result.is_complex:
+        return round_to(v.astype(np.complex128), result)
+    if v.dtype.kind == "c":
+        raise OracleError(f"complex operands need a complex result type, not {result}")
+    return round_to(v.astype(np.float64), result)
+
+
+def _component_bound(x, S, own, n: int, num: DotNumerics, result: ElementType) -> np.ndarray:
+    """Per-element bound on |backend - oracle| for one real component (module docstring)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        rel = (1 + num.e_in) * (1 + num.u_mul) * (1 + gamma(max(n - 1, 0), num.u_add)) - 1
+        B = rel * S + 2 * n * num.eta
+        u_res = unit_roundoff(result)
+        fi = result.finfo if result.is_float else result.component.finfo
+        ax = _finite_abs(x)  # NaN / inf results compare exactly; their bound is unused
+        total = B + own + u_res * (2 * ax + 2 * own + B) + float(fi.smallest_subnormal)
+        total = total * (1 + 2.0 ** -40)
+        # the finite terms may overflow the accumulation in some order (unless the exact result is NaN)
+        order_overflow = (S * (1 + num.e_in) > num.overflow) & ~np.isnan(x) & (n > 1)
+        threshold = float(fi.max) * (1 + u_res)  # from here on results round to infinity
+        near_overflow = np.isfinite(x) & (ax + total >= threshold) & (ax - total < threshold)
+        unbounded = ~np.isfinite(total) & np.isfinite(x)
+        return np.where(order_overflow | near_overflow | unbounded, np.nan, total)
+
+
+def bound_of(wide: WideDot, num: DotNumerics, result: ElementType) -> np.ndarray | None:
+    """The comparator's per-element absolute bound (None for exact integer results)."""
+    if not (result.is_float or result.is_complex) or wide.abs_sum is None:
+        return None
+    if np.iscomplexobj(wide.value):
+        x, S, own = wide.value, wide.abs_sum, wide.own_error
+        re = _component_bound(x.real, S.real, own.real, wide.terms, num, result)
+        im = _component_bound(x.imag, S.imag, own.imag, wide.terms, num, result)
+        return _complex(re, im)
+    return _component_bound(wide.value, wide.abs_sum, wide.own_error, wide.terms, num, result)
+
+
+# ============================================================== dot_general
+
+@dataclass(frozen=True)
+class DotDims:
+    lhs_batch: tuple[int, ...]
+    rhs_batch: tuple[int, ...]
+    lhs_contract: tuple[int, ...]
+    rhs_contract: tuple[int, ...]
+
+
+def _dims(op_) -> DotDims:
+    value = op_.attr("dot_dimension_numbers", None)
+    if not isinstance(value, dict):
+        raise Unsupported(f"dot_dimension_numbers {value!r} not understood", op=op_.name)
+    get = lambda k: tuple(int(v) for v in value.get(k, ()))  # noqa: E731
+    return DotDims(get("lhs_batching_dimensions"), get("rhs_batching_dimensions"),
+                   get("lhs_contracting_dimensions"), get("rhs_contracting_dimensions"))
+
+
+def check_dims(op_, d: DotDims, lhs_shape, rhs_shape) -> None:
+    """dot_general (C1)-(C10)."""
+    name = op_.name
+    if len(d.lhs_batch) != len(d.rhs_batch):  # (C1)
+        raise OracleError(f"size(lhs_batching_dimensions) {len(d.lhs_batch)} != size(rhs_batching_dimensions) "
+                          f"{len(d.rhs_batch)}", op=name, constraint="C1")
+    if len(d.lhs_contract) != len(d.rhs_contract):  # (C2)
+        raise OracleError(f"size(lhs_contracting_dimensions) {len(d.lhs_contract)} != "
+                          f"size(rhs_contracting_dimensions) {len(d.rhs_contract)}", op=name, constraint="C2")
+    for side, batch, contract, rank, c_unique, c_batch, c_contract in (
+            ("lhs", d.lhs_batch, d.lhs_contract, len(lhs_shape), "C3", "C5", "C6"),
+            ("rhs", d.rhs_batch, d.rhs_contract, len(rhs_shape), "C4", "C7", "C8")):
+        if len(set(batch + contract)) != len(batch + contract):
+            raise OracleError(f"{side} batching + contracting dimensions {list(batch + contract)} are not unique",
+                              op=name, constraint=c_unique)
+        if any(not 0 <= x < rank for x in batch):
+            raise OracleError(f"{side}_batching_dimensions {list(batch)} not in [0, {rank})", op=name,
+                              constraint=c_batch)
+        if any(not 0 <= x < rank for x in contract):
+            raise OracleError(f"{side}_contracting_dimensions {list(contract)} not in [0, {rank})", op=name,
+                              constraint=c_contract)
+    for c, ls, rs, what in (("C9", d.lhs_batch, d.rhs_batch, "batching"),
+                            ("C10", d.lhs_contract, d.rhs_contract, "contracting")):
+        left, right = [lhs_shape[x] for x in ls], [rhs_shape[x] for x in rs]
+        if left != right:
+            raise shape_error(op_, f"{what} dimension sizes differ: lhs {left} vs rhs {right}", c)
+
+
+def canonical(lhs: np.ndarray, rhs: np.ndarray, d: DotDims):
+    """(B,M,K) and (B,K,N) views of the operands and the result shape
+    batch + lhs result dims + rhs result dims (the spec's transposed_lhs / transposed_rhs)."""
+    lhs_free = [x for x in range(lhs.ndim) if x not in d.lhs_batch + d.lhs_contract]
+    rhs_free = [x for x in range(rhs.ndim) if x not in d.rhs_batch + d.rhs_contract]
+    batch = [lhs.shape[x] for x in d.lhs_batch]
+    m = [lhs.shape[x] for x in lhs_free]
+    n = [rhs.shape[x] for x in rhs_free]
+    k = [lhs.shape[x] for x in d.lhs_contract]
+    B, M, N, K = math.prod(batch), math.prod(m), math.prod(n), math.prod(k)
+    L = np.transpose(lhs, list(d.lhs_batch) + lhs_free + list(d.lhs_contract)).reshape(B, M, K)
+    R = np.transpose(rhs, list(d.rhs_batch) + list(d.rhs_contract) + rhs_free).reshape(B, K, N)
+    return L, R, tuple(batch + m + n)
+
+
+def _check_types(op_) -> tuple[ElementType, ElementType]:
+    reject_quantized(op_)
+    lt, rt = op_.operands[0].type.element_type, op_.operands[1].type.element_type
+    out = op_.results[0].type.element_type
+    if lt != rt:  # (C13)
+        raise OracleError(f"element_type(lhs) {lt} != element_type(rhs) {rt}", op=op_.name, constraint="C13")
+    if lt.is_complex != out.is_complex or (lt.is_float or lt.is_complex) != (out.is_float or out.is_complex):
+        raise Unsupported(f"dot product of {lt} operands with a {out} result", op=op_.name)
+    return lt, out
+
+
+def _check_algorithm(op_) -> None:
+    algorithm = op_.attr("algorithm", None)
+    if not algorithm:
+        return
+    if any(p != "DEFAULT" for p in _precisions(op_)):  # (C21)
+        raise OracleError(f"an algorithm needs precision_config DEFAULT, got {list(_precisions(op_))}",
+                          op=op_.name, constraint="C21")
+    for field_, c in (("lhs_component_count", "C22"), ("rhs_component_count", "C23"),
+                      ("num_primitive_operations", "C24")):
+        if int(algorithm.get(field_, 1)) <= 0:
+            raise OracleError(f"{field_} = {algorithm.get(field_)} must be > 0", op=op_.name, constraint=c)
+
+
+def _prepare(op_, args):
+    lhs, rhs = args
+    operand, result = _check_types(op_)
+    d = _dims(op_)
+    check_dims(op_, d, lhs.shape, rhs.shape)
+    _precisions(op_)
+    _check_algorithm(op_)
+    L, R, shape = canonical(lhs, rhs, d)
+    return L, R, shape, operand, result
+
+
+# ============================================================== generators
+
+#: Algorithms XLA knows (xla_data.proto PrecisionConfig.Algorithm), as attribute fields:
+#: (lhs, rhs, accumulation, lhs components, rhs components, primitive ops, imprecise).
+ALGORITHMS = (  # the combinations the StableHLO verifier accepts (jaxlib 0.10)
+    ("f32", "f32", "f32", 1, 1, 1, False),      # ALG_DOT_F32_F32_F32
+    ("bf16", "bf16", "f32", 1, 1, 1, False),    # ALG_DOT_BF16_BF16_F32
+    ("bf16", "bf16", "f32", 1, 1, 3, False),    # ALG_DOT_BF16_BF16_F32_X3 (XLA spells the split as 3 ops)
+    ("bf16", "bf16", "f32", 1, 1, 6, False),    # ALG_DOT_BF16_BF16_F32_X6
+    ("bf16", "bf16", "f32", 1, 1, 9, False),    # ALG_DOT_BF16_BF16_F32_X9
+    ("bf16", "bf16", "bf16", 1, 1, 1, False),   # ALG_DOT_BF16_BF16_BF16
+    ("tf32", "tf32", "f32", 1, 1, 1, False),    # ALG_DOT_TF32_TF32_F32
+    ("tf32", "tf32", "f32", 1, 1, 3, False),    # ALG_DOT_TF32_TF32_F32_X3
+    ("f16", "f16", "f32", 1, 1, 1, False),      # ALG_DOT_F16_F16_F32
+    ("f16", "f16", "f16", 1, 1, 1, False),      # ALG_DOT_F16_F16_F16
+    ("f64", "f64", "f64", 1, 1, 1, False),      # ALG_DOT_F64_F64_F64
+    ("f8E5M2", "f8E5M2", "f32", 1, 1, 1, True),  # the spec's fast-accumulation example
+    ("f8E4M3FN", "f8E4M3FN", "f32", 1, 1, 1, False),
+)
+
+
+def algorithm_attr(lt, rt, at, nl, nr, ops, imprecise) -> ir.StructAttr:
+    return ir.StructAttr("stablehlo.dot_algorithm", (
+        ("lhs_precision_type", ir.OpaqueAttr(lt)), ("rhs_precision_type", ir.OpaqueAttr(rt)),
+        ("accumulation_type", ir.OpaqueAttr(at)), ("lhs_component_count", nl), ("rhs_component_count", nr),
+        ("num_primitive_operations", ops), ("allow_imprecise_accumulation", imprecise)))
+
+
+def precision_attr(values) -> ir.ArrayAttr:
+    return ir.ArrayAttr(tuple(ir.EnumAttr("precision", v) for v in values))
+
+
+def draw_precision(draw, *, allow_algorithm: bool, et: ElementType) -> dict:
+    """precision_config (absent or two of DEFAULT/HIGH/HIGHEST) and, for float operands with
+    DEFAULT precision, sometimes an algorithm (C21)."""
+    from hypothesis import strategies as st
+    attrs = {}
+    if draw(st.booleans()):
+        values = (draw(st.sampled_from(PRECISIONS)), draw(st.sampled_from(PRECISIONS)))
+        attrs["precision_config"] = precision_attr(values)
+    defaults = "precision_config" not in attrs or all(e.value == "DEFAULT" for e in attrs["precision_config"].items)
+    if allow_algorithm and et.is_float and defaults and draw(st.integers(0, 3)) == 0:
+        attrs["algorithm"] = algorithm_attr(*draw(st.sampled_from(ALGORITHMS)))
+    return attrs
+
+
+def draw_result_type(draw, et: ElementType) -> ElementType:
+    """Mostly the operand type; sometimes a wider one (i8 -> i32, bf16 -> f32, f32 -> f64)."""
+    from hypothesis import strategies as st
+    if draw(st.integers(0, 4)) != 0:
+        return et
+    wider = {"i2": "i32", "i4": "i32", "i8": "i32", "i16": "i32", "ui8": "ui32", "ui16": "ui32",
+             "bf16": "f32", "f16": "f32", "f32": "f64"}
+    return as_element_type(wider.get(et.name, et.name))
+
+
+def _draw_dot_general(draw, element_type):
+    from hypothesis import strategies as st
+    et = as_element_type(element_type)
+    nb, nc, nl, nr = (draw(st.integers(0, 2)) for _ in range(4))
+    size = st.integers(0, 4) if draw(st.integers(0, 7)) == 0 else st.integers(1, 4)
+    batch = [draw(size) for _ in range(nb)]
+    contract = [draw(size) for _ in range(nc)]
+    lhs_free = [draw(size) for _ in range(nl)]
+    rhs_free = [draw(size) for _ in range(nr)]
+    # lay the roles out at random positions: perm[i] = position of the i-th role dimension
+    lp = draw(st.permutations(range(nb + nc + nl)))
+    rp = draw(st.permutations(range(nb + nc + nr)))
+    lhs_shape, rhs_shape = [0] * len(lp), [0] * len(rp)
+    for pos, s in zip(lp, batch + contract + lhs_free):
+        lhs_shape[pos] = s
+    for pos, s in zip(rp, batch + contract + rhs_free):
+        rhs_shape[pos] = s
+    fields = (("lhs_batching_dimensions", tuple(lp[:nb])), ("rhs_batching_dimensions", tuple(rp[:nb])),
+              ("lhs_contracting_dimensions", tuple(lp[nb:nb + nc])),
+              ("rhs_contracting_dimensions", tuple(rp[nb:nb + nc])))
+    attrs = {"dot_dimension_numbers": ir.StructAttr("stablehlo.dot", tuple(f for f in fields if f[1]))}
+    attrs.update(draw_precision(draw, allow_algorithm=True, et=et))
+    out = draw_result_type(draw, et)
+    # result: batch dims (in batching order), then the free dims of lhs and rhs in axis order
+    lhs_rest = [lhs_shape[p] for p in sorted(lp[nb + nc:])]
+    rhs_rest = [rhs_shape[p] for p in sorted(rp[nb + nc:])]
+    return Signature((TensorType(tuple(lhs_shape), et), TensorType(tuple(rhs_shape), et)), attrs,
+                     (TensorType(tuple(batch + lhs_rest + rhs_rest), out),))
+
+
+def _random_floats(rng: np.random.Generator, et: ElementType, shape) -> np.ndarray:
+    """Values m * 2**e, m in [1, 2) with a random sign, e in a quarter of the type's exponent
+    range (so products and sums of a few of them stay finite), rounded to ``et``."""
+    comp = et.component if et.is_complex else et
+    emax = max(1, int(math.log2(float(comp.finfo.max))) // 4)
+    def draw_real():
+        m = rng.uniform(1, 2, shape) * rng.choice([-1.0, 1.0], shape)
+        return round_to(m * np.exp2(rng.integers(-emax, emax + 1, shape)), comp)
+    if et.is_complex:
+        out = np.empty(shape, dtype=et.dtype)
+        out.real, out.imag = draw_real(), draw_real()
+        return out
+    return draw_real()
+
+
+def cancelling_inputs(rng: np.random.Generator, et: ElementType, lhs_shape, rhs_shape,
+                      lhs_axis: int, rhs_axis: int) -> list[np.ndarray]:
+    """Operands whose products cancel in pairs along one contracted axis (index 2j+1 repeats
+    lhs[2j] and negates rhs[2j]), so exact sums are ~0 while sum |a*b| is large: catastrophic
+    cancellation.  A few lhs elements are then nudged so that a small, exact residue remains."""
+    lhs, rhs = _random_floats(rng, et, lhs_shape), _random_floats(rng, et, rhs_shape)
+    h = lhs_shape[lhs_axis] // 2
+    if h:
+        lt = np.moveaxis(lhs, lhs_axis, 0)
+        rt = np.moveaxis(rhs, rhs_axis, 0)
+        lt[1:2 * h:2] = lt[0:2 * h:2]
+        rt[1:2 * h:2] = -rt[0:2 * h:2]
+    if lhs.size:
+        flat = lhs.reshape(-1)
+        picks = rng.integers(0, flat.size, max(1, flat.size // 8))
+        nudged = flat[picks].astype(np.complex128 if et.is_complex else np.float64) * (1 + 2.0 ** -3)
+        flat[picks] = round_to(nudged, et)
+    return [lhs, rhs]
+
+
+def draw_dot_inputs(draw, sig: Signature, lhs_axes, rhs_axes) -> list:
+    """Generic edge-value inputs, or (float / complex, a third of the time) cancelling ones."""
+    from hypothesis import strategies as st
+
+    from generators.tensors import input_sets
+    et = sig.operand_types[0].element_type
+    if (et.is_float or et.is_complex) and lhs_axes and draw(st.integers(0, 2)) == 0:
+        rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
+        which = draw(st.integers(0, len(lhs_axes) - 1))
+        values = cancelling_inputs(rng, et, sig.operand_types[0].shape, sig.operand_types[1].shape,
+                                   lhs_axes[which], rhs_axes[which])
+        rest = draw(input_sets(sig.operand_types[2:])) if len(sig.operand_types) > 2 else []
+        return values + rest
+    return draw(input_sets(sig))
+
+
+def _draw_dot_inputs(draw, sig: Signature) -> list:
+    dims = sig.attributes["dot_dimension_numbers"].value
+    return draw_dot_inputs(draw, sig, dims.get("lhs_contracting_dimensions", ()),
+                           dims.get("rhs_contracting_dimensions", ()))
+
+
+# ============================================================== the op
+
+def dot_general_error_bound(op_, inputs, result_types) -> list:
+    """Per-element absolute error bound of dot_general's result (None: compare exactly)."""
+    L, R, shape, operand, result = _prepare(op_, [np.asarray(x) for x in inputs])
+    if not (result.is_float or result.is_complex) or math.prod(shape) == 0 or L.shape[2] == 0:
+        return [None]
+    wide = wide_dot(L, R, operand, want_bound=True)
+    return [bound_of(wide, dot_numerics(op_, operand, result), result).reshape(shape)]
+
+
+@op("stablehlo.dot_general", family="dot_general", element_types=_ALL_NAMES,
+    draw_signature=_draw_dot_general, draw_inputs=_draw_dot_inputs,
+    extra={"error_bound": dot_general_error_bound},
+    notes="exact (integers modulo 2**64, floats in float64 / compensated), rounded once; "
+          "compared within a per-element error bound (extra['error_bound'])")
+def dot_general(op_, args, ctx, env):
+    L, R, shape, operand, result = _prepare(op_, args)
+    return [np.array(round_result(wide_dot(L, R, operand), result).reshape(shape), order="C")]

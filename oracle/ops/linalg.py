@@ -1,0 +1,397 @@
+"""Linear algebra (spec "cholesky", "triangular_solve").
+
+The oracle factors and solves in numpy longdouble (80-bit on x86: 11 more significand bits
+than f64) with column / row loops vectorized over the batch, then rounds once to the
+result type.  The spec fixes the mathematical result only; any backward-stable algorithm is
+conforming, so backends are compared against per-element error bounds derived from the
+classical backward error analyses (``error_bound`` in each op's ``extra``, consumed by the
+comparator), not against a fixed number of ULPs.
+
+Helpers shared with the fft and batch_norm families live here too: ``widen`` (exact
+conversion to longdouble), ``unit_roundoff`` and ``gamma`` (Higham's gamma_k).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import ir
+from ..errors import OracleError
+from ..numerics import round_to
+from ..registry import Signature, op
+from ._checks import reject_quantized, shape_error
+from ..types import COMPLEXES, FLOATS, ElementType, TensorType, as_element_type
+
+__all__ = ["widen", "unit_roundoff", "gamma", "cholesky_factor", "solve_triangular"]
+
+_FLOAT_OR_COMPLEX = tuple(t.name for t in FLOATS + COMPLEXES)
+_TRANSPOSE = ("NO_TRANSPOSE", "TRANSPOSE", "ADJOINT")
+
+
+# ------------------------------------------------------------------------------ helpers
+
+def widen(x) -> np.ndarray:
+    """Exact longdouble (clongdouble) copy of a float / complex array of any element type."""
+    x = np.asarray(x)
+    with np.errstate(invalid="ignore"):  # NaN of the narrow ml_dtypes formats
+        if np.iscomplexobj(x):
+            return x.astype(np.complex128).astype(np.clongdouble)
+        return x.astype(np.float64).astype(np.longdouble)
+
+
+def unit_roundoff(et) -> float:
+    """u of the element type (half its machine epsilon).  For complex types the bound of one
+    complex multiply-add or division, which is what a real rounding error becomes there:
+    |fl(x op y) - x op y| <= sqrt(2) gamma_4 |x op y| ~ 5.7 u (Higham 2002, Lemma 3.5), so 6u."""
+    et = as_element_type(et)
+    if et.is_complex:
+        return 6 * float(et.component.finfo.eps) / 2
+    return float(et.finfo.eps) / 2
+
+
+def gamma(k, u: float):
+    """gamma_k = k u / (1 - k u) (Higham 2002, Lemma 3.1); inf where k u >= 1 (no bound)."""
+    ku = np.asarray(k, dtype=np.float64) * u
+    with np.errstate(divide="ignore"):
+        return np.where(ku < 1, ku / np.maximum(1 - ku, 0), np.inf)
+
+
+def _to_result(wide: np.ndarray, et: ElementType) -> np.ndarray:
+    """Round the longdouble result once into the result type (via f64: exact for f64, and
+    for narrower types the extra f64 step is innocuous next to the algorithm's own error)."""
+    with np.errstate(all="ignore"):
+        narrow = wide.astype(np.complex128 if et.is_complex else np.float64)
+    return np.asarray(round_to(narrow, et), dtype=et.dtype)
+
+
+def _adjoint(m: np.ndarray) -> np.ndarray:
+    return np.conj(np.swapaxes(m, -1, -2))
+
+
+def _check_same_baseline(op_, a_t, other_t, constraint):
+    if a_t.element_type != other_t.element_type:
+        raise OracleError(f"element types differ: {a_t} vs {other_t}", op=op_.name, constraint=constraint)
+
+
+# ----------------------------------------------------------------------- input generators
+# Inputs are built with numpy from a drawn seed and a drawn *kind*, so every kind of matrix
+# (well / ill conditioned, badly scaled, singular, indefinite, non-finite) is reached on
+# purpose; values are computed in f64 and rounded once to the element type.
+
+def _rng(draw) -> np.random.Generator:
+    from hypothesis import strategies as st
+    return np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+
+
+def _normal(rng, shape, complex_: bool) -> np.ndarray:
+    x = rng.standard_normal(shape)
+    return x + 1j * rng.standard_normal(shape) if complex_ else x
+
+
+def _in_type(x: np.ndarray, t: TensorType) -> np.ndarray:
+    et = t.element_type
+    return np.asarray(round_to(x if et.is_complex else np.real(x), et), dtype=et.dtype).reshape(t.shape)
+
+
+def ordinary_values(draw, rng, t: TensorType) -> np.ndarray:
+    """O(1) values times a drawn power of two (exact scaling), sometimes with a NaN / inf."""
+    from hypothesis import strategies as st
+    et = t.element_type
+    x = _normal(rng, t.shape, et.is_complex) * 2.0 ** draw(st.sampled_from([0, 0, 0, -6, 6]))
+    if x.size and draw(st.integers(0, 9)) == 0:
+        x.reshape(-1)[rng.integers(x.size)] = draw(st.sampled_from([np.nan, np.inf, -np.inf]))
+    return _in_type(x, t)
+
+
+_HERMITIAN_KINDS = ("well", "well", "ill", "very_ill", "scaled", "indefinite", "singular", "nonfinite")
+
+
+def hermitian_matrix(draw, t: TensorType) -> np.ndarray:
+    """Hermitian matrices Q diag(lambda) Q^H of a drawn kind: positive definite and well
+    conditioned (eigenvalues in [1, 4]), ill conditioned (kappa 1e4 / 1e12), badly scaled
+    (D A D with D = diag(2^e), |e| <= 8), indefinite, singular, or with a NaN / inf."""
+    from hypothesis import strategies as st
+    rng = _rng(draw)
+    kind = draw(st.sampled_from(_HERMITIAN_KINDS))
+    et = t.element_type
+    n = t.shape[-1]
+    batch = t.shape[:-2]
+    if not np.prod(t.shape):
+        return np.zeros(t.shape, et.dtype)
+    q, _ = np.linalg.qr(_normal(rng, batch + (n, n), et.is_complex))
+    if kind in ("ill", "very_ill"):
+        exponent = 4 if kind == "ill" else 12
+        eigenvalues = 10.0 ** (-exponent * rng.random(batch + (n,)))
+        if n:
+            eigenvalues[..., 0], eigenvalues[..., -1] = 1.0, 10.0 ** -exponent
+    else:
+        eigenvalues = 1 + 3 * rng.random(batch + (n,))
+    if kind == "indefinite" and n:
+        eigenvalues[..., rng.integers(n)] *= -1
+    if kind == "singular" and n:
+        eigenvalues[..., rng.integers(n)] = 0
+    a = (q * eigenvalues[..., None, :]) @ _adjoint(q)
+    if kind == "scaled":
+        d = 2.0 ** rng.integers(-8, 9, batch + (n,))
+        a = d[..., :, None] * a * d[..., None, :]
+    a = (a + _adjoint(a)) / 2  # exactly Hermitian after rounding (rounding commutes with conj)
+    if kind == "nonfinite" and a.size:
+        i, j = rng.integers(n, size=2)
+        a[..., i, j] = a[..., j, i] = draw(st.sampled_from([np.nan, np.inf]))
+    return _in_type(a, t)
+
+
+_TRIANGULAR_KINDS = ("well", "well", "ill", "graded", "singular", "nonfinite")
+
+
+def triangular_matrix(draw, rng, t: TensorType, *, lower: bool, unit_diagonal: bool) -> np.ndarray:
+    """Triangular matrices of a drawn kind with random garbage in the triangle that must not
+    be read: well conditioned (|diagonal| in [1, 2], off-diagonal ~ N(0, 1/n)), ill
+    conditioned (off-diagonal ~ N(0, 4): kappa grows like 2^n), graded (diagonal 2^-10 ..
+    2^10), singular (a zero on the diagonal), with a NaN / inf.  With unit_diagonal the
+    diagonal is mostly exactly 1 (other values: undefined behaviour, masked)."""
+    from hypothesis import strategies as st
+    kind = draw(st.sampled_from(_TRIANGULAR_KINDS))
+    et = t.element_type
+    n = t.shape[-1]
+    batch = t.shape[:-2]
+    off = _normal(rng, batch + (n, n), et.is_complex) * (2.0 if kind == "ill" else 1 / np.sqrt(max(n, 1)))
+    phase = _normal(rng, batch + (n,), et.is_complex)
+    diagonal = (1 + rng.random(batch + (n,))) * phase / np.abs(phase)
+    if kind == "graded":
+        diagonal = diagonal * 2.0 ** rng.integers(-10, 11, batch + (n,))
+    if kind == "singular" and n:
+        diagonal[..., rng.integers(n)] = 0
+    if unit_diagonal and draw(st.integers(0, 4)):
+        diagonal = np.ones_like(diagonal)
+    triangle = np.tril(off, -1) if lower else np.triu(off, 1)
+    garbage = _normal(rng, batch + (n, n), et.is_complex) * 100
+    a = triangle + (np.triu(garbage, 1) if lower else np.tril(garbage, -1))
+    a[..., np.arange(n), np.arange(n)] = diagonal
+    if kind == "nonfinite" and n:
+        i, j = sorted(rng.integers(n, size=2), reverse=lower)
+        a[..., i, j] = draw(st.sampled_from([np.nan, np.inf]))
+    return _in_type(a, t)
+
+
+# ---------------------------------------------------------------------------- cholesky
+
+def cholesky_factor(a: np.ndarray, lower: bool) -> np.ndarray:
+    """The Cholesky factor of the Hermitian matrices whose ``lower`` (else upper) triangle
+    and diagonal are ``a``'s, in longdouble; the opposite strict triangle is zero.
+
+    Column-by-column (Cholesky-Crout), vectorized over the batch.  Not positive definite:
+    a non-positive pivot gives NaN (the spec leaves this undefined; impl_defined.py masks it).
+    """
+    a = widen(a)
+    if not lower:  # work on the lower triangle of the same Hermitian matrix: A = U^H U, L = U^H
+        a = _adjoint(a)
+    n = a.shape[-1]
+    factor = np.zeros_like(a)
+    with np.errstate(all="ignore"):
+        for j in range(n):
+            row = factor[..., j, :j]
+            pivot = a[..., j, j].real - np.sum((row * np.conj(row)).real, axis=-1)
+            diagonal = np.sqrt(np.where(pivot > 0, pivot, np.nan))
+            factor[..., j, j] = diagonal
+            if j + 1 < n:
+                update = factor[..., j + 1:, :j] @ np.conj(row)[..., None]
+                factor[..., j + 1:, j] = (a[..., j + 1:, j] - update[..., 0]) / diagonal[..., None]
+    return factor if lower else _adjoint(factor)
+
+
+def _draw_cholesky(draw, element_type):
+    from hypothesis import strategies as st
+    et = as_element_type(element_type)
+    batch = tuple(draw(st.lists(st.integers(0, 3), max_size=2)))
+    n = draw(st.integers(0, 6))
+    t = TensorType(batch + (n, n), et)
+    return Signature((t,), {"lower": ir.BoolAttr(draw(st.booleans()))}, (t,))
+
+
+def _draw_cholesky_inputs(draw, sig):
+    (t,) = sig.operand_types
+    return [hermitian_matrix(draw, t)]
+
+
+def cholesky_error_bound(op_, inputs, result_types):
+    """Per-element absolute bound on |backend - oracle| for cholesky.
+
+    A backward-stable Cholesky (any ordering, blocked or not) computes R with
+    R^H R = A + dA, |dA| <= gamma_{n+1} |R^H||R| (Higham 2002, Thm 10.3), so
+    ||dA||_F <= gamma_{n+1} || |R^H||R| ||_F <= n gamma_{n+1} ||A||_2.  The first-order
+    perturbation bound of the factor (Sun 1991; Higham Thm 10.8) gives
+    ||dR||_F <= 2^-1/2 kappa_2(A) ||dA||_F / ||A||_2 * ||R||_2, so every element of the
+    factor is within kappa_2(A) n gamma_{n+1} ||R||_2 / sqrt(2).  We allow twice that (the
+    first-order term is not a strict bound; the oracle's own error is ~2^-64 relative) plus
+    the final rounding of the element, u |R_ij|.  The opposite triangle is masked
+    (implementation-defined), so its bound is irrelevant.
+    """
+    (a,) = inputs
+    et = result_types[0].element_type
+    u = unit_roundoff(et)
+    n = a.shape[-1]
+    if a.size == 0:
+        return [np.zeros(a.shape)]
+    lower = bool(op_.attr("lower"))
+    factor = np.abs(cholesky_factor(a, lower).astype(np.complex128 if et.is_complex else np.float64))
+    wide = a.astype(np.complex128 if et.is_complex else np.float64)
+    with np.errstate(all="ignore"):
+        triangle = np.tril(wide) if lower else np.triu(wide)
+        hermitian = triangle + _adjoint(np.tril(triangle, -1) if lower else np.triu(triangle, 1))
+        finite = np.isfinite(hermitian).all(axis=(-1, -2))
+        safe = np.where(finite[..., None, None], hermitian, np.eye(n))
+        eigenvalues = np.abs(np.linalg.eigvalsh(safe))
+        kappa = eigenvalues.max(axis=-1) / eigenvalues.min(axis=-1)
+        norm_r = np.sqrt(eigenvalues.max(axis=-1))  # ||R||_2 = ||A||_2^(1/2)
+        normwise = 2 * kappa * n * gamma(n + 1, u) * norm_r / np.sqrt(2)
+        bound = np.where(finite, normwise, np.inf)[..., None, None] + u * factor
+    return [np.where(np.isnan(bound), np.inf, bound)]
+
+
+@op("stablehlo.cholesky", family="linalg", element_types=_FLOAT_OR_COMPLEX, draw_signature=_draw_cholesky,
+    draw_inputs=_draw_cholesky_inputs, extra={"error_bound": cholesky_error_bound},
+    notes="computed in longdouble from the triangle named by lower; the other strict triangle is 0 "
+          "(implementation-defined, masked)")
+def cholesky(op_, args, ctx, env):
+    reject_quantized(op_)
+    (a,) = args
+    a_t, r_t = op_.operands[0].type, op_.results[0].type
+    if a_t.element_type != r_t.element_type:  # cholesky (C1)
+        raise OracleError(f"type(a) {a_t} and type(result) {r_t} differ", op=op_.name, constraint="C1")
+    et = a_t.element_type
+    if not (et.is_float or et.is_complex):  # cholesky (I1)
+        raise OracleError(f"a must be floating-point or complex, not {et}", op=op_.name)
+    if a.ndim < 2:  # cholesky (C2)
+        raise OracleError(f"rank(a) = {a.ndim} < 2", op=op_.name, constraint="C2")
+    if a.shape[-1] != a.shape[-2]:  # cholesky (C3)
+        raise shape_error(op_, f"dim(a, -2) = {a.shape[-2]} != dim(a, -1) = {a.shape[-1]}", "C3")
+    return [_to_result(cholesky_factor(a, bool(op_.attr("lower"))), et)]
+
+
+# -------------------------------------------------------------------- triangular_solve
+
+def solve_triangular(m: np.ndarray, b: np.ndarray, lower: bool) -> np.ndarray:
+    """Solve m y = b for triangular m (only its ``lower`` / upper triangle is read),
+    by substitution, vectorized over the batch and the right-hand sides."""
+    n = m.shape[-1]
+    y = np.zeros(np.broadcast_shapes(m.shape[:-2], b.shape[:-2]) + b.shape[-2:], dtype=np.result_type(m, b))
+    order = range(n) if lower else range(n - 1, -1, -1)
+    with np.errstate(all="ignore"):
+        for i in order:
+            done = slice(0, i) if lower else slice(i + 1, n)
+            known = (m[..., i:i + 1, done] @ y[..., done, :])[..., 0, :]
+            y[..., i, :] = (b[..., i, :] - known) / m[..., i, i, None]
+    return y
+
+
+def _triangular_system(a, b, attrs: dict):
+    """(M, rhs, M is lower, transpose result back) with the problem as M y = rhs."""
+    lower, left = attrs["lower"], attrs["left_side"]
+    t = np.tril(a) if lower else np.triu(a)  # input data is read only from the named triangle
+    if attrs["unit_diagonal"]:  # the diagonal is taken to be 1 (other values: undefined, masked)
+        n = t.shape[-1]
+        t = t.copy()
+        t[..., np.arange(n), np.arange(n)] = 1
+    kind = attrs["transpose_a"]
+    op_a = t if kind == "NO_TRANSPOSE" else np.swapaxes(t, -1, -2)
+    if kind == "ADJOINT":
+        op_a = np.conj(op_a)
+    a_lower = lower == (kind == "NO_TRANSPOSE")  # op(a) is lower triangular
+    if left:  # op(a) x = b
+        return op_a, b, a_lower, False
+    # x op(a) = b  <=>  op(a)^T x^T = b^T
+    return np.swapaxes(op_a, -1, -2), np.swapaxes(b, -1, -2), not a_lower, True
+
+
+def _triangular_attrs(op_) -> dict:
+    return {k: op_.attr(k) for k in ("left_side", "lower", "unit_diagonal", "transpose_a")}
+
+
+def triangular_solve_wide(a, b, attrs: dict) -> np.ndarray:
+    """The exact-ish (longdouble) solution x."""
+    m, rhs, m_lower, transposed = _triangular_system(widen(a), widen(b), attrs)
+    y = solve_triangular(m, rhs, m_lower)
+    return np.swapaxes(y, -1, -2) if transposed else y
+
+
+def triangular_solve_error_bound(op_, inputs, result_types):
+    """Per-element absolute bound on |backend - oracle| for triangular_solve.
+
+    Substitution (any order, blocked with GEMM updates too) solves (M + dM) y = b with
+    |dM| <= gamma_n |M| (Higham 2002, Thm 8.5), so |y^ - y| <= gamma_n |M^-1||M||y^|
+    componentwise.  Blocked solvers that invert diagonal blocks and multiply (XLA's
+    expander, GPU trsm) satisfy the weaker |y^ - y| <= c_n u |M^-1||M||M^-1||b| (Du Croz &
+    Higham 1992); we allow 2 gamma_n times the sum of both terms (2: the y^ on the right
+    side is replaced by the exact y), plus the final rounding u |y|.
+    """
+    a, b = inputs
+    et = result_types[0].element_type
+    u = unit_roundoff(et)
+    attrs = _triangular_attrs(op_)
+    if b.size == 0:
+        return [np.zeros(b.shape)]
+    m, rhs, m_lower, transposed = _triangular_system(widen(a), widen(b), attrs)
+    n = m.shape[-1]
+    y = solve_triangular(m, rhs, m_lower)
+    inverse = solve_triangular(m, np.broadcast_to(np.eye(n, dtype=m.dtype), m.shape), m_lower)
+    with np.errstate(all="ignore"):
+        abs_inv, abs_m = np.abs(inverse).astype(np.float64), np.abs(np.tril(m) if m_lower else np.triu(m)).astype(np.float64)
+        abs_y, abs_rhs = np.abs(y).astype(np.float64), np.abs(rhs).astype(np.float64)
+        amplification = abs_inv @ abs_m
+        bound = 2 * gamma(n, u) * (amplification @ abs_y + amplification @ (abs_inv @ abs_rhs)) + u * abs_y
+        bound = np.where(np.isnan(bound), np.inf, bound)
+    return [np.swapaxes(bound, -1, -2) if transposed else bound]
+
+
+def _draw_triangular_solve(draw, element_type):
+    from hypothesis import strategies as st
+    et = as_element_type(element_type)
+    batch = tuple(draw(st.lists(st.integers(0, 3), max_size=2)))
+    n = draw(st.integers(0, 6))
+    k = draw(st.integers(0, 4))
+    left = draw(st.booleans())
+    a_t = TensorType(batch + (n, n), et)
+    b_t = TensorType(batch + ((n, k) if left else (k, n)), et)
+    attrs = {"left_side": ir.BoolAttr(left), "lower": ir.BoolAttr(draw(st.booleans())),
+             "unit_diagonal": ir.BoolAttr(draw(st.booleans())),
+             "transpose_a": ir.EnumAttr("transpose", draw(st.sampled_from(_TRANSPOSE)))}
+    return Signature((a_t, b_t), attrs, (b_t,))
+
+
+def _draw_triangular_solve_inputs(draw, sig):
+    a_t, b_t = sig.operand_types
+    attrs = {k: v.value for k, v in sig.attributes.items()}
+    rng = _rng(draw)
+    a = triangular_matrix(draw, rng, a_t, lower=attrs["lower"], unit_diagonal=attrs["unit_diagonal"])
+    return [a, ordinary_values(draw, rng, b_t)]
+
+
+@op("stablehlo.triangular_solve", family="linalg", element_types=_FLOAT_OR_COMPLEX,
+    draw_signature=_draw_triangular_solve, draw_inputs=_draw_triangular_solve_inputs,
+    extra={"error_bound": triangular_solve_error_bound},
+    notes="substitution in longdouble; reads only the named triangle; unit_diagonal replaces the diagonal by 1")
+def triangular_solve(op_, args, ctx, env):
+    reject_quantized(op_)
+    a, b = args
+    a_t, b_t, r_t = op_.operands[0].type, op_.operands[1].type, op_.results[0].type
+    _check_same_baseline(op_, a_t, b_t, "C1")  # triangular_solve (C1)
+    et = a_t.element_type
+    if not (et.is_float or et.is_complex):  # (I1)
+        raise OracleError(f"a must be floating-point or complex, not {et}", op=op_.name)
+    if not 2 <= a.ndim == b.ndim:  # (C2)
+        raise OracleError(f"need 2 <= rank(a) = rank(b); got {a.ndim} and {b.ndim}", op=op_.name, constraint="C2")
+    attrs = _triangular_attrs(op_)
+    if attrs["transpose_a"] not in _TRANSPOSE:
+        raise OracleError(f"unknown transpose_a {attrs['transpose_a']}", op=op_.name)
+    # (C3) The spec writes shape(a)[:-3] = shape(b)[:-3]; the batch dimensions are [:-2]
+    # (the semantics index a and b by the same i0, ..., iR-3).
+    if a.shape[:-2] != b.shape[:-2]:
+        raise shape_error(op_, f"batch dimensions differ: {a.shape[:-2]} vs {b.shape[:-2]}", "C3")
+    side = -2 if attrs["left_side"] else -1
+    if not a.shape[-2] == a.shape[-1] == b.shape[side]:  # (C3)
+        raise shape_error(op_, f"need dim(a, -2) = dim(a, -1) = dim(b, {side}); shapes {a.shape}, {b.shape}",
+                          "C3")
+    if b_t.element_type != r_t.element_type:  # (C4)
+        raise OracleError(f"type(b) {b_t} and type(result) {r_t} differ", op=op_.name, constraint="C4")
+    return [_to_result(triangular_solve_wide(a, b, attrs), et)]
