@@ -30,8 +30,9 @@ def _backend(name: str):
     return backend
 
 
-def _print_summary(title: str, results, stream=sys.stdout):
+def _print_summary(title: str, results, stream=None):
     """A table: one row per op, one column per status, and a total row."""
+    stream = stream or sys.stdout  # (looked up per call: a default bound at import goes stale under pytest)
     from reports.results import STATUSES, summarize
     rows: dict[str, dict[str, int]] = {}
     for r in results:
@@ -78,7 +79,59 @@ def cmd_run(args) -> int:
                   seconds=round(time.time() - started, 1))
     _print_summary(f"{backend.name} vs oracle: {len(results)} cases, {len(pairs)} op x dtype pairs", results)
     print(f"\nresults: {path}")
+    _maybe_junit(args, path)
     return _exit_code(results)
+
+
+def _maybe_junit(args, results_path: str) -> None:
+    """``--junit OUT.xml``: the results just written, as JUnit XML."""
+    if getattr(args, "junit", None):
+        from reports.html import load_run
+        from reports.junit import write_junit
+        print(f"junit: {write_junit(args.junit, [load_run(results_path)])}")
+
+
+def cmd_report(args) -> int:
+    from reports.html import load_run, render_report
+    from reports.results import atomic_write_text
+
+    runs = []
+    for p in args.paths:
+        path = os.path.join(p, "results.json") if os.path.isdir(p) else p
+        try:
+            runs.append(load_run(path))
+        except (OSError, ValueError, TypeError) as e:
+            raise UsageError(f"cannot read results from {p}: {e}") from None
+    if not (args.html or args.junit):
+        raise UsageError("nothing to write: give --html OUT.html and/or --junit OUT.xml")
+    if args.html:
+        base = os.path.dirname(os.path.abspath(args.html))
+        atomic_write_text(args.html, render_report(runs, base=base))
+        print(f"report: {args.html}")
+    if args.junit:
+        from reports.junit import write_junit
+        print(f"junit: {write_junit(args.junit, runs)}")
+    return EXIT_OK
+
+
+def cmd_certify(args) -> int:
+    from conformance.certify import certify
+
+    backend = _backend(args.backend)
+    ops = [o.strip() for o in args.ops.split(",") if o.strip()] if args.ops else None
+    dtypes = [d.strip() for d in args.dtypes.split(",") if d.strip()] if args.dtypes else None
+    started = time.time()
+    try:
+        summary = certify(backend, args.out, ops=ops, dtypes=dtypes, max_examples=args.max_examples, seed=args.seed,
+                          corpus=not args.no_corpus, spec=not args.no_spec, timeout=args.timeout,
+                          progress=not args.quiet)
+    except KeyError as e:
+        raise UsageError(e.args[0]) from None
+    finally:
+        backend.close()
+    print(open(os.path.join(args.out, "summary.txt")).read())
+    print(f"report: {os.path.join(args.out, 'report.html')}  ({time.time() - started:.0f}s)")
+    return EXIT_OK if summary["verdict"] != "deviates" else EXIT_FINDINGS
 
 
 def cmd_corpus(args) -> int:
@@ -112,6 +165,7 @@ def cmd_corpus(args) -> int:
     write_results(path, backend.name, results)
     _print_summary(f"{backend.name}: {len(results)} corpus cases from {len(files)} files", results)
     print(f"\nresults: {path}")
+    _maybe_junit(args, path)
     return _exit_code(results)
 
 
@@ -150,6 +204,8 @@ def cmd_repro(args) -> int:
     import oracle
     from reports.reproducer import read_reproducer
 
+    if os.path.isfile(args.dir):  # a testdata-format .mlir (reports/testdata.py) or any corpus file
+        return _repro_file(args)
     try:
         data = read_reproducer(args.dir)
     except OSError as e:
@@ -166,17 +222,73 @@ def cmd_repro(args) -> int:
     finally:
         backend.close()
     print(f"{backend.name}: {r.status}" + (f"\n{r.message}" if r.message else ""))
+    print(_still_fails([r]))
     return _exit_code([r])
 
 
+def _still_fails(results) -> str:
+    from reports.results import FAILING
+    return "still fails" if any(r.status in FAILING for r in results) else "no longer fails"
+
+
+def _repro_file(args) -> int:
+    from conformance.corpus import load_cases, run_case
+
+    cases = load_cases(args.dir)
+    if not cases:
+        raise UsageError(f"no test case in {args.dir}")
+    backend = _backend(args.backend)
+    try:
+        results = [run_case(c, backend, timeout=args.timeout) for c in cases]
+    finally:
+        backend.close()
+    for r in results:
+        print(f"{backend.name}: {r.id}: {r.status}" + (f"\n{r.message}" if r.message else ""))
+    print(_still_fails(results))
+    return _exit_code(results)
+
+
 def cmd_backends(args) -> int:
-    from adapters import BACKEND_NAMES, get_backend
-    for name in BACKEND_NAMES:
+    from adapters import BACKEND_NAMES, all_backend_names, get_backend
+    from adapters.plugins import describe
+    for name in all_backend_names():
+        backend = None
         try:
-            ok, why = get_backend(name).available()
+            backend = get_backend(name)
+            ok, why = backend.available()
         except Exception as e:  # an adapter that cannot even be built is reported, not raised
             ok, why = False, f"{type(e).__name__}: {e}"
+        finally:
+            if backend is not None:
+                backend.close()
+        if name not in BACKEND_NAMES:
+            why = f"{describe(name)}; {why}" if why else describe(name)
         print(f"{name:<16} {'usable' if ok else 'not usable'}" + (f"  ({why})" if why else ""))
+    print("cmd:TEMPLATE     any program: --backend 'cmd:RUNNER {program} {inputs} {outputs}' (see README)")
+    return EXIT_OK
+
+
+def cmd_probe(args) -> int:
+    from adapters.probe import as_case_results, probe, support_path
+    from conformance.run import Progress, plan
+
+    backend = _backend(args.backend)
+    ops = [o.strip() for o in args.ops.split(",") if o.strip()] if args.ops else None
+    dtypes = [d.strip() for d in args.dtypes.split(",") if d.strip()] if args.dtypes else None
+    try:
+        pairs = plan(ops, dtypes)
+    except KeyError as e:
+        raise UsageError(e.args[0]) from None
+    bar = Progress(len(pairs), f"probe {backend.name}", enabled=not args.quiet)
+    try:
+        support = probe(backend, pairs, refresh=args.refresh, seed=args.seed, timeout=args.timeout,
+                        on_pair=lambda info, et, entry: bar.update(entry["status"], f"{info.mnemonic} {et}"))
+    finally:
+        backend.close()
+    results = as_case_results(support)
+    _print_summary(f"{backend.name}: support of {len(pairs)} op x element type pairs "
+                   f"(one program each; rejected = refused by the backend)", results)
+    print(f"\ncache: {support_path(backend) or '(disk cache off)'}")
     return EXIT_OK
 
 
@@ -197,6 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--dtypes", help="comma-separated element types (default: every type each op takes)")
     r.add_argument("--max-examples", type=int, default=5)
     r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--junit", help="also write the results as JUnit XML to this file")
     r.set_defaults(fn=cmd_run)
 
     e = sub.add_parser("eval", help="evaluate a program on the oracle and print its outputs")
@@ -208,15 +321,42 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("corpus", help="run test files (interpret or testdata format) on a backend")
     c.add_argument("paths", nargs="+")
     backend_options(c)
+    c.add_argument("--junit", help="also write the results as JUnit XML to this file")
     c.set_defaults(fn=cmd_corpus)
 
-    rp = sub.add_parser("repro", help="replay a reproducer folder on a backend")
-    rp.add_argument("dir")
+    rp = sub.add_parser("repro", help="replay a reproducer (folder, or testdata .mlir) on a backend")
+    rp.add_argument("dir", help="a reproducer folder, or a testdata-format .mlir file")
     backend_options(rp, out=False)
     rp.set_defaults(fn=cmd_repro)
 
+    rep = sub.add_parser("report", help="one self-contained HTML page (and/or JUnit XML) from results.json files")
+    rep.add_argument("paths", nargs="+", help="results.json files or folders holding one")
+    rep.add_argument("--html", help="write the HTML report here")
+    rep.add_argument("--junit", help="write JUnit XML here")
+    rep.set_defaults(fn=cmd_report)
+
+    ce = sub.add_parser("certify", help="fixed-seed run of everything on a backend: report + summary")
+    backend_options(ce)
+    ce.set_defaults(out="certify")
+    ce.add_argument("--ops", help="comma-separated op names (default: all)")
+    ce.add_argument("--dtypes", help="comma-separated element types (default: all the backend claims)")
+    ce.add_argument("--max-examples", type=int, default=3)
+    ce.add_argument("--seed", type=int, default=0)
+    ce.add_argument("--no-corpus", action="store_true", help="skip the interpreter corpus")
+    ce.add_argument("--no-spec", action="store_true", help="skip the spec examples")
+    ce.set_defaults(fn=cmd_certify)
+
     b = sub.add_parser("backends", help="list the backends and whether they are usable here")
     b.set_defaults(fn=cmd_backends)
+
+    pr = sub.add_parser("probe", help="which op x element type pairs a backend accepts (cached on disk)")
+    backend_options(pr, out=False)
+    pr.add_argument("--ops", help="comma-separated op names (default: every op the oracle can generate)")
+    pr.add_argument("--dtypes", help="comma-separated element types (default: every type each op takes)")
+    pr.add_argument("--refresh", action="store_true", help="probe again even what is cached")
+    pr.add_argument("--seed", type=int, default=0)
+    pr.add_argument("--quiet", action="store_true", help="no progress display")
+    pr.set_defaults(fn=cmd_probe)
     return p
 
 

@@ -14,8 +14,9 @@ import numpy as np
 
 import oracle
 from oracle.errors import OracleError, Unsupported
-from reports.results import CaseResult
+from reports.results import CaseResult, comparison_details, input_preview
 from reports.reproducer import write_reproducer
+from reports.testdata import write_testdata_reproducer
 
 
 @dataclass
@@ -67,7 +68,7 @@ def _flush_float_inputs(inputs):
 def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | None = None) -> CaseResult:
     """Oracle vs backend on one case -> CaseResult (a reproducer is written for failures)."""
     from oracle.impl_defined import impl_defined_mask
-    from oracle.types import element_type
+    from oracle.types import TensorType, element_type
     from reports.compare import compare_outputs
     from reports.tolerance import tolerance_for
 
@@ -77,13 +78,23 @@ def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | Non
     started = time.perf_counter()
     result = CaseResult(id=case.id, ops=[case.op], dtypes=case.element_types, status="error")
 
-    def finish(status, message="", expected=None, actual=None, max_ulp=None):
+    def finish(status, message="", expected=None, actual=None, max_ulp=None, verdict=None):
         result.status, result.message, result.max_ulp = status, message, max_ulp
         result.seconds = round(time.perf_counter() - started, 4)
+        result.kind = "differential"
+        if verdict is not None and hasattr(verdict, "first_mismatches"):
+            checked = next(o for o in case.module.main.ops if o.name == case.op)
+            types = [str(r.type.element_type) for r in checked.results]
+            for key, value in comparison_details(verdict, types).items():
+                setattr(result, key, value)
+        if status != "pass":  # the drill-down of a report shows what went in
+            result.inputs = input_preview(case.inputs)
         if out_dir and status in ("mismatch", "crash", "timeout", "error"):
             result.reproducer = write_reproducer(out_dir, case_id=case.id, backend=backend.name, status=status,
                                                  program=case.program, inputs=case.inputs, expected=expected,
                                                  actual=actual, message=message)
+            if expected is not None:  # the same finding in the StableHLO testdata format (reports/testdata.py)
+                write_testdata_reproducer(result.reproducer, case.program, case.inputs, expected, op=case.op)
         return result
 
     context = oracle.Context(case.module, impl_defined={})
@@ -105,11 +116,13 @@ def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | Non
     if custom_compare is not None:  # e.g. rng: compared statistically, never bitwise
         verdict = custom_compare(expected, actual, case.inputs, op)
         return finish(verdict.status, verdict.message if verdict.status != "pass" else "", expected=expected,
-                      actual=actual, max_ulp=verdict.max_ulp)
+                      actual=actual, max_ulp=verdict.max_ulp, verdict=verdict)
     attributes = {k: op.attr(k) for k in op.attributes}
-    result_types = [r.type for r in op.results]
-    masks = [_either(impl_defined_mask(case.op.split(".", 1)[1], case.inputs, attributes, r.type),
-                     context.impl_defined.get(r)) for r in op.results]
+    # ? dims take the oracle's runtime sizes, so masks and bounds have the results' shapes
+    result_types = [TensorType(np.shape(x), r.type.element_type) if isinstance(r.type, TensorType) else r.type
+                    for r, x in zip(op.results, expected)]
+    masks = [_either(impl_defined_mask(case.op.split(".", 1)[1], case.inputs, attributes, t),
+                     context.impl_defined.get(r)) for r, t in zip(op.results, result_types)]
     flushed = None
     if getattr(backend, "flushes_subnormals", False):
         try:
@@ -127,7 +140,7 @@ def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | Non
     verdict = compare_outputs(expected, actual, element_types, tolerance, impl_masks=masks, flushed_expected=flushed,
                               **bounds)
     return finish(verdict.status, verdict.message if verdict.status != "pass" else "", expected=expected,
-                  actual=actual, max_ulp=verdict.max_ulp)
+                  actual=actual, max_ulp=verdict.max_ulp, verdict=verdict)
 
 
 def _either(a, b):

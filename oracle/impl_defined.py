@@ -466,29 +466,97 @@ def _cholesky_other_triangle(inputs, attributes, result_type):
 def _cholesky_not_positive_definite(inputs, attributes, result_type):
     """Batches whose matrix is not Hermitian positive definite (behaviour undefined).
 
-    Implementations read only the triangle named by ``lower``, so the matrix tested is the
-    Hermitian one built from that triangle; 'definite' is judged with a margin of
-    n * eps of the element type, below which a factorization in that type may break down.
+    Not Hermitian: a differs from its conjugate transpose (implementations read only the
+    triangle named by ``lower``, so any value in the other one is a different matrix) or has
+    a non-finite element.  Not definite, in the type: a backward-stable Cholesky in
+    precision u runs to completion when lambda_min(H) > n gamma_{n+1} / (1 - gamma_{n+1}),
+    H = D^-1/2 A D^-1/2 the matrix scaled to a unit diagonal (Higham 2002, Thm 10.7);
+    below that (twice it, for the algorithm variants) a conforming backend may break down.
     """
+    from .ops.linalg import gamma, unit_roundoff
     a = np.asarray(inputs[0])
     et = _type_of(a)
     if not (et.is_float or et.is_complex) or a.shape[-1] == 0:
         return _none(a.shape)
-    wide = a.astype(np.complex128 if et.is_complex else np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        wide = a.astype(np.complex128 if et.is_complex else np.float64)
     n = a.shape[-1]
-    lower = bool(_attr(attributes, "lower", False))
-    triangle = np.tril(wide) if lower else np.triu(wide)
-    diagonal = np.einsum("...ii->...i", wide)
-    hermitian = triangle + np.conj(np.swapaxes(triangle, -1, -2))
-    hermitian[..., np.arange(n), np.arange(n)] = diagonal.real
     finite = np.isfinite(wide).all(axis=(-1, -2))
-    bad = ~finite
-    if finite.any():
-        safe = np.where(finite[..., None, None], hermitian, np.eye(n))
-        eigenvalues = np.linalg.eigvalsh(safe)
-        margin = n * float(et.finfo.eps) * np.abs(eigenvalues).max(axis=-1)
-        bad |= eigenvalues.min(axis=-1) <= margin
+    hermitian = (wide == np.conj(np.swapaxes(wide, -1, -2))).all(axis=(-1, -2))
+    diagonal = np.einsum("...ii->...i", wide).real
+    bad = ~finite | ~hermitian | (diagonal <= 0).any(axis=-1)
+    if (~bad).any():
+        scale = 1 / np.sqrt(np.where(bad[..., None], 1, diagonal))
+        scaled = np.where(bad[..., None, None], np.eye(n), scale[..., :, None] * wide * scale[..., None, :])
+        g = float(gamma(n + 1, unit_roundoff(et)))
+        margin = 2 * n * g / (1 - g) if g < 1 else np.inf
+        bad |= np.linalg.eigvalsh(scaled).min(axis=-1) <= margin
     return _batch_mask(bad, a.shape)
+
+
+def _triangular_solve_no_solution(inputs, attributes, result_type):
+    """No unique finite solution to compare: a zero on the diagonal that is read (the
+    system is singular), or a non-finite element in the triangle that is read (whole batch),
+    a non-finite element of b (its right-hand side), or a solution that overflows the type
+    (its right-hand side).  triangular_solve is not an IEEE-754 operation, so how NaN, inf
+    and overflow propagate through it is implementation-defined (see "Floating-point
+    exceptions" above); substitution codes also skip zero multipliers (BLAS trsv), which
+    changes inf * 0 = NaN."""
+    from .ops.linalg import triangular_solve_wide
+    a, b = np.asarray(inputs[0]), np.asarray(inputs[1])
+    et = _type_of(b)
+    if not (et.is_float or et.is_complex) or b.size == 0:
+        return _none(b.shape)
+    lower, left = bool(_attr(attributes, "lower", False)), bool(_attr(attributes, "left_side", False))
+    with np.errstate(invalid="ignore", over="ignore"):
+        wide_a = a.astype(np.complex128 if et.is_complex else np.float64)
+        wide_b = b.astype(wide_a.dtype)
+    unit = bool(_attr(attributes, "unit_diagonal", False))  # then the diagonal is not read
+    k = (-1 if lower else 1) if unit else 0
+    read = np.tril(wide_a, k) if lower else np.triu(wide_a, k)
+    bad_a = ~np.isfinite(read).all(axis=(-1, -2))
+    if not unit:
+        bad_a |= (np.einsum("...ii->...i", wide_a) == 0).any(axis=-1)
+    solution = np.abs(triangular_solve_wide(a, b, {k: _attr(attributes, k) for k in
+                                                   ("left_side", "lower", "unit_diagonal", "transpose_a")}))
+    with np.errstate(invalid="ignore", over="ignore"):
+        overflow = ~(solution.astype(np.float64) <= float(_component_limits(_real_part(et))[0]))
+    vector_axis = -2 if left else -1  # the axis along which one right-hand side runs
+    bad_vector = (~np.isfinite(wide_b) | overflow).any(axis=vector_axis, keepdims=True)
+    return np.broadcast_to(bad_a[..., None, None] | bad_vector, b.shape).copy()
+
+
+def _real_part(et: ElementType) -> ElementType:
+    return et.component if et.is_complex else et
+
+
+def _fft_undefined(inputs, attributes, result_type):
+    from .ops.fft import _transform
+    x = np.asarray(inputs[0])
+    fft_type = _attr(attributes, "fft_type")
+    lengths = [int(n) for n in _attr(attributes, "fft_length")]
+    shape = _result_shape(result_type, inputs)
+    if x.size == 0 or not shape or 0 in shape:
+        return _none(shape)
+    et = _real_part(_type_of(x))
+    axes = tuple(range(-len(lengths), 0))
+    with np.errstate(invalid="ignore", over="ignore"):
+        wide = x.astype(np.complex128 if np.iscomplexobj(x) else np.float64)
+        size = np.sum(np.abs(wide), axis=axes, keepdims=True)
+    bad = ~(size < _component_limits(et)[0] / 2)  # NaN, inf or too large
+    mask = np.broadcast_to(bad, shape[:-len(lengths)] + (1,) * len(lengths))
+    if fft_type == "IRFFT":
+        line = wide
+        with np.errstate(all="ignore"):
+            for axis in axes[:-1]:  # the outer inverse transforms, then look at each 1-D line
+                line = _transform(line, axis, inverse=True)
+        n = lengths[-1]
+        edges = line[..., [0] + ([n // 2] if n % 2 == 0 and n // 2 < line.shape[-1] else [])]
+        scale = np.max(np.abs(line), axis=-1, keepdims=True).astype(np.float64)
+        u = float(et.finfo.eps) / 2
+        not_real = (np.abs(edges.imag).astype(np.float64) > u * scale).any(axis=-1, keepdims=True)
+        mask = mask | not_real
+    return np.broadcast_to(mask, shape).copy()
 
 
 def _triangular_solve_not_unit_diagonal(inputs, attributes, result_type):
@@ -501,103 +569,139 @@ def _triangular_solve_not_unit_diagonal(inputs, attributes, result_type):
 
 # ---------------------------------------------------------------- gather / scatter
 
-def _index_vectors(indices: np.ndarray, index_vector_dim: int) -> np.ndarray:
-    """(*batch_shape, n) start index vectors (spec: ': is inserted at index_vector_dim')."""
-    indices = np.asarray(indices).astype(np.int64)
-    if index_vector_dim < indices.ndim:
-        return np.moveaxis(indices, index_vector_dim, -1)
-    return indices[..., None]
-
-
-def _lexicographically_sorted(rows: np.ndarray) -> bool:
-    """Every row <= the next one (rows: (count, width))."""
-    if rows.shape[0] < 2 or rows.shape[1] == 0:
+def _non_decreasing_along(full_start: np.ndarray, axes, shape) -> bool:
+    """full_start_index(i1) <= full_start_index(i2) for all i1 < i2 from the index space of
+    ``shape`` (row-major), where full_start (*batch_shape, rank) varies along ``axes`` only.
+    Read element-wise (the spec compares index tensors element-wise elsewhere, e.g. 0 <=
+    slice_sizes <= shape(operand)), which implies lexicographic order too: the stricter, hence
+    conservative, reading.  Literally "for all i1 < i2": a window axis that comes before a batch
+    axis repeats the batch sequence, which then must be constant."""
+    axes = list(axes)
+    if full_start.size == 0 or not axes:
         return True
-    difference = rows[1:] - rows[:-1]
-    differs = difference != 0
-    first = np.argmax(differs, axis=1)
-    first_difference = difference[np.arange(difference.shape[0]), first]
-    return bool(np.all(~differs.any(axis=1) | (first_difference > 0)))
+    last = max(axes)
+    # window axes after the last batch axis (or of size 1) only repeat a value: leave them out
+    kept = [a for a in range(last + 1) if a in axes or shape[a] > 1]
+    placed = full_start.reshape([shape[a] if a in axes else 1 for a in kept] + [full_start.shape[-1]])
+    rows = np.broadcast_to(placed, [shape[a] for a in kept] + [full_start.shape[-1]]).reshape(-1, full_start.shape[-1])
+    return rows.shape[0] < 2 or bool(np.all(rows[1:] >= rows[:-1]))
+
+
+def _dimension_numbers(attributes, fields) -> dict:
+    out = {f: tuple(int(v) for v in (_attr(attributes, f, ()) or ())) for f in fields}
+    out["index_vector_dim"] = int(_attr(attributes, "index_vector_dim", 0))
+    return out
 
 
 def _gather_unsorted_indices(inputs, attributes, result_type):
     """indices_are_sorted = true but the start indices are not sorted: undefined, so the
-    whole result. 'Sorted' = full_start_index (clamped, in operand-dimension order)
-    non-decreasing in row-major order of the batch indices."""
+    whole result.  full_start_index is the clamped start in operand-dimension order."""
+    from .ops.gather_scatter import _GATHER_FIELDS, _index_vectors
     shape = _result_shape(result_type, inputs)
     if not _attr(attributes, "indices_are_sorted", False):
         return _none(shape)
-    operand, start_indices = np.asarray(inputs[0]), inputs[1]
-    vectors = _index_vectors(start_indices, int(_attr(attributes, "index_vector_dim", np.ndim(start_indices))))
-    start_index_map = list(_attr(attributes, "start_index_map", ()))
-    slice_sizes = list(_attr(attributes, "slice_sizes", ()))
+    operand, start_indices = np.asarray(inputs[0]), np.asarray(inputs[1])
+    dn = _dimension_numbers(attributes, _GATHER_FIELDS)
+    slice_sizes = _attr(attributes, "slice_sizes", None)
+    slice_sizes = [int(v) for v in (np.asarray(inputs[2]).astype(np.int64) if slice_sizes is None else slice_sizes)]
+    vectors = _index_vectors(start_indices, dn["index_vector_dim"])
     full = np.zeros(vectors.shape[:-1] + (operand.ndim,), dtype=np.int64)
-    for d_start, d_operand in enumerate(start_index_map):  # loop over index dimensions
-        upper = operand.shape[d_operand] - slice_sizes[d_operand]
-        full[..., d_operand] = np.clip(vectors[..., d_start], 0, upper)
-    return _none(shape) if _lexicographically_sorted(full.reshape(-1, operand.ndim)) else _all(shape)
+    for d_start, d_operand in enumerate(dn["start_index_map"]):  # loop over index dimensions
+        full[..., d_operand] = np.clip(vectors[..., d_start], 0, operand.shape[d_operand] - slice_sizes[d_operand])
+    batch_axes = [d for d in range(len(shape)) if d not in dn["offset_dims"]]
+    return _none(shape) if _non_decreasing_along(full, batch_axes, shape) else _all(shape)
 
 
-def _scatter_targets(inputs, attributes):
-    """For every update element: its result index (scatter semantics) and whether it is in
-    bounds: (result_index (*updates_shape, rank), in_bounds, full_start_index)."""
-    n_inputs = (len(inputs) - 1) // 2
-    operand = np.asarray(inputs[0])
-    scatter_indices = np.asarray(inputs[n_inputs])
-    updates = np.asarray(inputs[n_inputs + 1])
-    update_window_dims = list(_attr(attributes, "update_window_dims", ()))
-    inserted_window_dims = list(_attr(attributes, "inserted_window_dims", ()))
-    input_batching_dims = list(_attr(attributes, "input_batching_dims", ()))
-    indices_batching_dims = list(_attr(attributes, "scatter_indices_batching_dims", ()))
-    to_operand_dims = list(_attr(attributes, "scatter_dims_to_operand_dims", ()))
-    index_vector_dim = int(_attr(attributes, "index_vector_dim", scatter_indices.ndim))
+def _scatter_order_independence(region, n: int) -> str | None:
+    """How the result of several updates of one element depends on their order, read from
+    update_computation's structure: 'exact' (every order gives the same bits: integer / bool
+    add, multiply, and, or, xor, maximum, minimum; float maximum / minimum; a body returning
+    the accumulator), 'sum' (float / complex add: the same up to rounding) or None (anything
+    else: overwrite, subtract, float multiply, bodies not recognized)."""
+    if region is None or len(region.arguments) != 2 * n or not region.ops:
+        return None
+    args = region.arguments
+    produced = {r: o for o in region.ops for r in o.results}
+    worst = "exact"
+    for i, value in enumerate(region.ops[-1].operands):
+        if value is args[i]:
+            continue
+        o = produced.get(value)
+        name = o.name.split(".", 1)[1] if o is not None else ""
+        if o is None or len(o.operands) != 2 or {id(v) for v in o.operands} != {id(args[i]), id(args[n + i])}:
+            return None
+        et = args[i].type.element_type
+        if name in ("add", "multiply", "and", "or", "xor", "maximum", "minimum") and (et.is_integer or et.is_bool):
+            continue
+        if name in ("maximum", "minimum") and et.is_float:
+            continue
+        if name == "add" and (et.is_float or et.is_complex):
+            worst = "sum"
+            continue
+        return None
+    return worst
 
-    rank = operand.ndim
-    update_index = np.indices(updates.shape)  # (update_rank, *updates_shape)
-    scatter_dims = [d for d in range(updates.ndim) if d not in update_window_dims]
-    vectors = _index_vectors(scatter_indices, index_vector_dim)
-    start_index = np.broadcast_to(  # (*updates_shape, n)
-        vectors[tuple(update_index[d] for d in scatter_dims)], updates.shape + vectors.shape[-1:])
 
-    result_index = np.zeros(updates.shape + (rank,), dtype=np.int64)
-    full_start = np.zeros(updates.shape + (rank,), dtype=np.int64)
-    for d_start, d_input in enumerate(to_operand_dims):
-        full_start[..., d_input] = start_index[..., d_start]
-    result_index += full_start
-    for d_input, d_start in zip(input_batching_dims, indices_batching_dims):
-        position = d_start - (0 if d_start < index_vector_dim else 1)
-        result_index[..., d_input] += update_index[scatter_dims[position]]
-    window_operand_dims = [d for d in range(rank) if d not in inserted_window_dims + input_batching_dims]
-    for d_input, d_update in zip(window_operand_dims, update_window_dims):
-        result_index[..., d_input] += update_index[d_update]
-    in_bounds = np.all((result_index >= 0) & (result_index < np.array(operand.shape, dtype=np.int64)), axis=-1)
-    return result_index, in_bounds, full_start
+def _update_computation(attributes):
+    region = (attributes or {}).get("update_computation")
+    regions = (attributes or {}).get("regions")
+    return region if region is not None else (regions[0] if regions else None)
+
+
+def _sum_order_sensitive(values: list, targets, positions, hits, size) -> np.ndarray:
+    """Targets of a float/complex add whose order-dependent rounding may exceed the
+    ORDER_DEPENDENT tolerance (reports/tolerance.py: 32 eps, relative or absolute): recursive
+    summation of k terms errs by <= (k-1) u sum|x| (u = eps/2), so keep targets with
+    (k-1) sum|x| <= 32 max(|sum x|, 1); also non-finite terms and sums near overflow."""
+    sensitive = np.zeros(size, dtype=bool)
+    for operand, updates in values:
+        contribution = np.concatenate([operand.reshape(-1)[targets], updates.reshape(-1)[positions]])
+        where = np.concatenate([targets, targets])
+        with np.errstate(all="ignore"):
+            wide = contribution.astype(np.complex128 if np.iscomplexobj(contribution) else np.float64)
+            finite = np.isfinite(wide.real) & np.isfinite(wide.imag) if np.iscomplexobj(wide) else np.isfinite(wide)
+            magnitude = np.abs(wide)
+            total = np.abs(np.bincount(where, weights=wide.real, minlength=size)
+                           + 1j * np.bincount(where, weights=np.imag(wide), minlength=size))
+            spread = np.bincount(where, weights=magnitude, minlength=size)
+        largest = float(_type_of(operand).component.finfo.max if np.iscomplexobj(operand)
+                        else _type_of(operand).finfo.max)
+        sensitive |= np.bincount(where, weights=~finite, minlength=size) > 0
+        sensitive |= ~(spread < largest / 2) | ((hits - 1) * spread > 32 * np.maximum(total, 1.0))
+    return sensitive
 
 
 def _scatter_collisions(inputs, attributes, result_type):
-    """Result elements that receive two or more updates: the update order is 'an
-    implementation-defined permutation', so unless update_computation is associative and
-    commutative on these values (integer add is; float add is only within tolerance; a
-    plain overwrite is not) the result depends on the order. Conservatively all of them.
-    unique_indices/indices_are_sorted = true when false: undefined, the whole result."""
-    operand = np.asarray(inputs[0])
-    result_index, in_bounds, full_start = _scatter_targets(inputs, attributes)
-    hits = np.zeros(operand.size, dtype=np.int64)
-    flat = np.ravel_multi_index(tuple(np.moveaxis(result_index[in_bounds], -1, 0)), operand.shape) \
-        if operand.ndim else np.zeros(int(in_bounds.sum()), dtype=np.int64)
-    np.add.at(hits, flat, 1)
-    collided = (hits >= 2).reshape(operand.shape)
+    """Result elements that receive two or more updates: the update order ('schedule') is 'an
+    implementation-defined permutation', so they are masked unless update_computation gives
+    the same result in every order (``_scatter_order_independence``; the region comes as
+    attributes['update_computation'] or attributes['regions'][0]; without it: every
+    collision).  unique_indices / indices_are_sorted = true when false: undefined, the whole
+    result."""
+    from .ops.gather_scatter import _SCATTER_FIELDS, _index_vectors, scatter_targets
+    n = (len(inputs) - 1) // 2
+    operand, scatter_indices, updates = np.asarray(inputs[0]), np.asarray(inputs[n]), np.asarray(inputs[n + 1])
+    dn = _dimension_numbers(attributes, _SCATTER_FIELDS)
+    positions, targets = scatter_targets(operand.shape, scatter_indices, updates.shape, dn)
+    hits = np.bincount(targets, minlength=operand.size)
+    collided = hits >= 2
     if _attr(attributes, "unique_indices", False) and collided.any():
         return _all(operand.shape)
     if _attr(attributes, "indices_are_sorted", False):
-        update_window_dims = list(_attr(attributes, "update_window_dims", ()))
-        scatter_dims = [d for d in range(full_start.ndim - 1) if d not in update_window_dims]
-        # full_start_index only depends on the scatter dims: take window index 0.
-        take = tuple(slice(None) if d in scatter_dims else 0 for d in range(full_start.ndim - 1))
-        per_scatter_index = full_start[take]
-        if not _lexicographically_sorted(per_scatter_index.reshape(-1, operand.ndim)):
+        vectors = _index_vectors(scatter_indices, dn["index_vector_dim"])
+        full = np.zeros(vectors.shape[:-1] + (operand.ndim,), dtype=np.int64)
+        for d_start, d_input in enumerate(dn["scatter_dims_to_operand_dims"]):
+            full[..., d_input] = vectors[..., d_start]
+        scatter_axes = [d for d in range(updates.ndim) if d not in dn["update_window_dims"]]
+        if not _non_decreasing_along(full, scatter_axes, updates.shape):
             return _all(operand.shape)
-    return collided
+    kind = _scatter_order_independence(_update_computation(attributes), n)
+    if kind == "exact" or not collided.any():
+        return _none(operand.shape)
+    if kind == "sum":
+        pairs = [(np.asarray(inputs[i]), np.asarray(inputs[n + 1 + i])) for i in range(n)]
+        collided &= _sum_order_sensitive(pairs, targets, positions, hits, operand.size)
+    return collided.reshape(operand.shape)
 
 
 def _select_and_scatter_empty_window(inputs, attributes, result_type):
@@ -618,6 +722,13 @@ def _select_and_scatter_empty_window(inputs, attributes, result_type):
     return _none(operand.shape)
 
 
+def _recorded_by_oracle(inputs, attributes, result_type):
+    """Depends on a region (body, comparator), which masks do not see: the oracle finds the
+    elements while it evaluates and records them in Context.impl_defined (see the op's family
+    file); the differential engine adds them to this (empty) mask."""
+    return _none(_result_shape(result_type, inputs))
+
+
 # ------------------------------------------------------------------- bits and quantization
 
 def _bitcast_widths_differ(inputs, attributes, result_type):
@@ -633,6 +744,27 @@ def _bitcast_of_nan(inputs, attributes, result_type):
     if src.bits != dst.bits or not (src.is_float or src.is_complex):
         return _none(shape)
     return isnan(source).reshape(shape)
+
+
+def _reduce_precision_zero_mantissa_tie(inputs, attributes, result_type):
+    """mantissa_bits = 0 and |x| halfway between two powers of two (1.5 * 2**k, or half the
+    smallest normal of an IEEE-layout source, whose mantissa field is 100...0)."""
+    source = np.asarray(inputs[0])
+    shape = _result_shape(result_type, [])
+    if int(_attr(attributes, "mantissa_bits", 1)) != 0:
+        return _none(shape)
+    with np.errstate(all="ignore"):
+        magnitude = np.abs(source.astype(np.float64))
+    fraction = np.frexp(np.where(np.isfinite(magnitude), magnitude, 1.0))[0]
+    et = _type_of(source)
+    half_min_normal = 2.0 ** (int(et.finfo.minexp) - 1) if et.name in ("f16", "bf16", "f32", "f64") else -1.0
+    return ((fraction == 0.75) | (magnitude == half_min_normal)).reshape(shape)
+
+
+def _rng_bit_generator_default(inputs, attributes, result_type):
+    shape = _result_shape(result_type, [])
+    # THREE_FRY and PHILOX are compared bit for bit; DEFAULT (or no algorithm given) is not
+    return _none(shape) if _attr(attributes, "rng_algorithm", "DEFAULT") in ("THREE_FRY", "PHILOX") else _all(shape)
 
 
 def _quantized_result(inputs, attributes, result_type):
@@ -771,16 +903,38 @@ IMPL_DEFINED_TABLE: tuple[ImplDefined, ...] = (
                 'triangular_solve: "If unit_diagonal is true, then the implementation can assume '
                 'that the diagonal elements of a are equal to 1, otherwise the behavior is undefined."',
                 _triangular_solve_not_unit_diagonal),
+    ImplDefined("triangular_solve", "a zero on the diagonal read (unit_diagonal = false) or a non-finite "
+                "element in the triangle read (whole batch); a non-finite element of b or a solution "
+                "that overflows (that right-hand side)",
+                "no unique finite solution: division by zero, and NaN / inf / overflow propagation "
+                "through a nonstandard operation",
+                'Floating-point exceptions: "Exceptions for nonstandard operations (e.g. complex '
+                'arithmetic and certain transcendental functions) are implementation-defined."',
+                _triangular_solve_no_solution),
+    ImplDefined("fft", "a transformed block (the last size(fft_length) dims of one batch index) with "
+                "a non-finite element or ||x||_1 >= max / 2; IRFFT: a 1-D irfft line whose DC or "
+                "even-length Nyquist element has a non-zero imaginary part",
+                "NaN / inf / overflow propagate through the FFT's sums in an algorithm-dependent way; "
+                "a half spectrum with a complex DC / Nyquist element is not the rfft of any real "
+                "signal, so it has no inverse (implementations drop or mix those parts)",
+                'fft: "irfft ... computes the inverse of rfft"; Floating-point exceptions: '
+                '"Exceptions for nonstandard operations ... are implementation-defined."',
+                lambda inputs, attributes, result_type: _fft_undefined(inputs, attributes, result_type)),
     # --- indexing
     ImplDefined("gather", "indices_are_sorted = true but the start indices are not sorted",
                 "undefined behaviour: the whole result",
                 'gather: "If indices_are_sorted is true then the implementation can assume that '
                 'start_indices are sorted with respect to start_index_map, otherwise the behavior '
                 'is undefined."', _gather_unsorted_indices),
-    ImplDefined("scatter", "result elements updated more than once (whole result if unique_indices "
-                "or indices_are_sorted is violated)",
-                "the order of updates is implementation-defined, so non-commutative "
-                "update_computations (overwrite, float rounding) give order-dependent results",
+    ImplDefined("dynamic_gather", "indices_are_sorted = true but the start indices are not sorted",
+                "undefined behaviour: the whole result",
+                'dynamic_gather: "functionally identical to gather op" (see gather)', _gather_unsorted_indices),
+    ImplDefined("scatter", "result elements updated more than once, unless update_computation gives "
+                "the same result in every order (integer add/multiply/and/or/xor/max/min, float "
+                "max/min, keep-the-accumulator; float add where rounding stays within tolerance); "
+                "the whole result if unique_indices or indices_are_sorted is violated",
+                "the order of updates is implementation-defined, so other update_computations "
+                "(overwrite, subtract, float multiply, overflowing sums) give order-dependent results",
                 'scatter: "schedule is an implementation-defined permutation of '
                 'index_space(updates[0])"; "If unique_indices is true but the indices being '
                 'scattered to are not unique then the behavior is undefined."',
@@ -789,6 +943,36 @@ IMPL_DEFINED_TABLE: tuple[ImplDefined, ...] = (
                 "which element such a window selects is unspecified: the whole result",
                 'select_and_scatter: "It is currently unspecified what happens if the '
                 'corresponding window doesn\'t have values (#731)."', _select_and_scatter_empty_window),
+    # --- schedules of region bodies (found by the oracle: oracle/ops/reductions.py, sorting.py)
+    *(ImplDefined(op, "result elements whose value depends on the schedule: a body that is not a "
+                  "commutative monoid op with an identity init value (subtract, first/second, "
+                  "argmax with NaN keys, non-identity init of add/multiply/xor), or float "
+                  "add/multiply that overflows/underflows in one schedule only",
+                  "the oracle evaluates the body under several spec-conforming schedules (init "
+                  "first/last/twice, two tree shapes) and masks the elements that differ; float "
+                  "rounding differences alone are the tolerance table's (ORDER_DEPENDENT)",
+                  f'{op}: "schedule is an implementation-defined full binary tree whose in-order '
+                  'traversal consists of ... Interspersed with an implementation-defined amount of '
+                  'init_values_converted at implementation-defined positions."', _recorded_by_oracle)
+      for op in ("reduce", "reduce_window")),
+    ImplDefined("select_and_scatter", "result elements whose value depends on the schedule: the "
+                "selection (ties of a non-strict select, NaN) or the scatter body's reduce",
+                "the oracle selects by a left and by a right fold over each window and scatters with "
+                "init first and last; result elements that differ are masked",
+                'select_and_scatter: "reduce_window_without_init works exactly like reduce_window, '
+                'except that the schedule of the underlying reduce (see reduce) doesn\'t include init '
+                'values" (its schedule is implementation-defined)', _recorded_by_oracle),
+    ImplDefined("sort", "a slice on which the comparator is not a strict weak order (LE, always-true, "
+                "FLOAT compare with NaN keys): the whole slice",
+                "'sorts in non-descending order expecting that comparator returns true if the "
+                "left-hand side argument is less than the right-hand' has no unique answer then",
+                'sort: "expecting that comparator_together returns true if the left-hand side argument '
+                'is less than the right-hand second argument"', _recorded_by_oracle),
+    ImplDefined("sort", "is_stable = false: positions of equivalent elements that differ in that result",
+                "only stable sorts promise to keep the relative order of elements the comparator "
+                "considers equal",
+                'sort: "If is_stable is true, then the sorting is stable, that is, relative order of '
+                'elements considered to be equal by the comparator is preserved."', _recorded_by_oracle),
     # --- bits
     ImplDefined("bitcast_convert", "source and result element types have different bit widths",
                 "which piece of a wider element lands at which index depends on the "
@@ -805,12 +989,24 @@ IMPL_DEFINED_TABLE: tuple[ImplDefined, ...] = (
     ImplDefined("rng", "always", "the generator is implementation-defined",
                 'rng: "The exact way how random numbers are generated is implementation-defined."',
                 None),
-    ImplDefined("rng_bit_generator", "always (both output_state and output)",
-                "DEFAULT is an implementation-defined algorithm; THREE_FRY and PHILOX are "
-                "'implementation-defined variants'; only determinism per implementation is promised",
+    ImplDefined("rng_bit_generator", "rng_algorithm = DEFAULT (both output_state and output)",
+                "DEFAULT is an implementation-defined algorithm: only the types and a state that "
+                "advances are checked (reports/statistical.py: compare_rng_bit_generator). THREE_FRY "
+                "and PHILOX are 'implementation-defined variants' too; the oracle implements XLA's "
+                "variants bit for bit (oracle/ops/rng.py) and compares them exactly, since those are "
+                "what jax's PRNG and every XLA backend define (a backend with another variant shows "
+                "up as a mismatch and belongs in reports/known_deviations.py)",
                 'rng_bit_generator: "DEFAULT: Implementation-defined algorithm. THREE_FRY: '
                 'Implementation-defined variant of the Threefry algorithm." and "not guaranteed to '
-                'be deterministic between implementations"', None),
+                'be deterministic between implementations"', _rng_bit_generator_default),
+    ImplDefined("reduce_precision", "mantissa_bits = 0 and the operand is halfway between two "
+                "powers of two (1.5 * 2**k)",
+                "with no mantissa bits there is no 'even' mantissa to tie to: roundToIntegralTiesToEven "
+                "of the significand gives 2 (up), of the mantissa field 0.5 gives 0 (down); XLA and the "
+                "reference interpreter round the bits, so the exponent's last bit decides (0.75 -> 0.5, "
+                "3 -> 2, 6 -> 8). The oracle does the same; either neighbour is right",
+                'reduce_precision: "round the original value to the nearest value representable with '
+                'mantissa_bits using roundToIntegralTiesToEven semantics"', _reduce_precision_zero_mantissa_tie),
     ImplDefined("custom_call", "always", "the callee is whatever the implementation binds",
                 'custom_call: "Encapsulates an implementation-defined operation call_target_name"',
                 None),
@@ -846,15 +1042,12 @@ SPEC_NOTES: tuple[SpecNote, ...] = (
              'implementation-defined."', "memory layout is not observable in results"),
     SpecNote('String literals: "the interpretation of these bytes is implementation-defined"',
              "only custom_call/backend_config strings, covered by the custom_call entry"),
-    SpecNote('all_reduce / reduce / reduce_window / reduce_scatter: "schedule is an '
-             'implementation-defined binary tree" and "The order of reductions is '
-             'implementation-defined"',
+    SpecNote('all_reduce / reduce_scatter: "schedule is an implementation-defined binary tree"',
              "for exact bodies (integer add/min/max/and/or, float min/max) every order gives the "
              "same result; float add/multiply differ by rounding only, which reports/tolerance.py "
-             "bounds (ORDER_DEPENDENT). Bodies that are not a monoid (e.g. subtract) have "
-             "order-dependent results the mask cannot detect from the region; generators must not "
-             "draw them. reduce: 'an implementation-defined amount of init_values ... at "
-             "implementation-defined positions' is harmless for identity init values only"),
+             "bounds (ORDER_DEPENDENT). reduce / reduce_window: see their entries (the oracle "
+             "records schedule-dependent elements; 'an implementation-defined amount of "
+             "init_values' is read as at least one)"),
     SpecNote('dot_general: "DotAlgorithms do not have a default value, as the default parameters '
              'are implementation defined"; precision_config "underspecified" (#755)',
              "an accuracy question, not a masked one: tolerance_for(..., precision='DEFAULT')"),
@@ -883,12 +1076,6 @@ SPEC_NOTES: tuple[SpecNote, ...] = (
              "ops (including exp, log, sin, pow, atan2, cbrt: IEEE 754 section 9.2) are compared"),
     SpecNote('Floating-point exceptions in reductions of complex values (dot_general etc.)',
              "not masked; generators avoid non-finite complex inputs to reductions"),
-    SpecNote('sort: with is_stable = false the order of elements the comparator considers equal is '
-             'left open', "not maskable without evaluating the comparator region; the oracle "
-             "sorts stably, generators draw distinct keys for unstable sorts"),
-    SpecNote('select_and_scatter: the selection is reduce_window_without_init, whose schedule is '
-             'implementation-defined', "with ties among a window's values the selected position "
-             "depends on that schedule for non-strict select (GE); generators draw distinct values"),
     SpecNote('while: "The behavior of an infinite loop is TBD (#383)."', "a timeout, not a value"),
     SpecNote('count_leading_zeros, popcnt, not/and/or/xor', "defined for every input (clz(0) = "
              "bitwidth): no entry. Shifts are different: the spec gives no result for counts "

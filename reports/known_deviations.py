@@ -1,23 +1,37 @@
 """Known backend deviations, as data (in the spirit of array-api-tests' xfails files).
 
-Each entry: which backend, which op (and optionally which element types), which kind of
-result, and WHY (with the spec section that decides it).  A matching failure is reported
-as a known deviation (an expected failure in pytest): still visible, never hidden.
+The entries live in one TOML file per backend under ``reports/deviations/`` (``xla.toml``:
+XLA CPU and its constant folder, ``stablehlo-ref.toml``: the reference interpreter).  Each
+says which backends, which op(s), which element types and which kind of result it
+explains, and WHY (with the spec section that decides it), optionally with a link.  A
+matching failure is reported as a known deviation (an expected failure in pytest, a
+``known-deviation`` cell in reports): still visible, never hidden.  An entry a run
+exercises without any failure is reported as STALE (``stale_deviations``).
+
+``KNOWN_DEVIATIONS`` = the files' entries + ``PYTHON_ENTRIES`` (entries written in Python
+with ``_on(...)``, kept working for contributors; move them to the data files).
 """
 
 from __future__ import annotations
 
 import fnmatch
+import glob
+import os
+import tomllib
 from dataclasses import dataclass
+
+DEVIATIONS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "deviations")
 
 
 @dataclass(frozen=True)
 class Deviation:
     backend: str        # fnmatch pattern: "xla*"
     op: str             # mnemonic pattern: "count_leading_zeros"
-    dtypes: str         # fnmatch pattern over the element type: "*", "f8*"
+    dtypes: str         # fnmatch pattern over the element types (joined by ","): "*", "f8*"
     statuses: tuple     # which statuses it explains: ("mismatch",)
     reason: str
+    link: str = ""      # an upstream issue, when one is filed
+    source: str = ""    # the data file it came from
 
 
 def _on(backends: tuple, op: str, dtypes: str, statuses: tuple, reason: str) -> list[Deviation]:
@@ -26,85 +40,53 @@ def _on(backends: tuple, op: str, dtypes: str, statuses: tuple, reason: str) -> 
 
 XLA_CPU = ("xla", "xla-folded")  # compiled code and the constant folder (HLO evaluator)
 
-KNOWN_DEVIATIONS: list[Deviation] = [
-    # ---------------------------------------------------------------- XLA (jaxlib 0.10.2, CPU)
-    *_on(XLA_CPU, "*", "*f6E*", ("crash",),
-         "XLA CPU aborts (literal.cc 'Unhandled primitive type F6E2M3FN' / SIGSEGV) on f6 "
-         "constants and parameters; the spec (Types) lists f6E2M3FN and f6E3M2FN as element types"),
-    *_on(XLA_CPU, "concatenate", "*i2", ("crash",),
-         "XLA CPU aborts compiling concatenate of i2 / ui2 tensors (spec concatenate takes any tensor)"),
-    *_on(XLA_CPU, "bitcast_convert", "complex*", ("crash",),
-         "XLA aborts (primitive_util.h 'unhandled type') on bitcast_convert between complex<f32> and "
-         "complex<f64>; spec bitcast_convert allows any element types whose bit widths relate (C2)"),
-    *_on(XLA_CPU, "bitcast_convert", "*i1*", ("mismatch",),
-         "XLA treats i1 as 8 bits in bitcast_convert (result shape differs); the spec's num_bits(i1) "
-         "is 1, and the interpreter corpus (bitcast_convert.mlir) expects 1-bit i1 elements"),
-    *_on(XLA_CPU, "*", "*f8E8M0FNU*", ("mismatch",),
-         "XLA CPU computes f8E8M0FNU in f32 with subnormals flushed: 2^-127 (a normal E8M0 value, "
-         "code 0x00, but an f32 subnormal) becomes 0, which E8M0 cannot hold, so results become NaN"),
-    *_on(XLA_CPU, "atan2", "f*", ("mismatch",),
-         "atan2 of subnormal operands gives NaN (f32) or pi/2 (f64): neither the exact result (pi/4) "
-         "nor the flushed one (atan2(+0, +0) = +0, IEEE 754 section 9.2.1) - the flush happens inside "
-         "XLA's atan2 approximation. atan2(+-0, +-0) itself is correct"),
-    *_on(XLA_CPU, "cbrt", "*", ("mismatch",),
-         "cbrt of a positive subnormal gives a negative result (cbrt(5.3e-44) = -5.6e-16 in f32); "
-         "exact: 3.76e-15, flushed: 0"),
-    *_on(XLA_CPU, "popcnt", "i[24]", ("mismatch",),
-         "popcnt counts the bits of i2 / i4 values sign-extended to 8 bits (popcnt(i4 -3) = 7); the "
-         "spec counts the bits of the type's own width (popcnt(0b1101) = 3)"),
-    *_on(XLA_CPU, "minimum", "complex*", ("mismatch",),
-         "complex minimum compares the real parts only (minimum(1+2i, 1+1i) = 1+2i); the spec orders "
-         "complex numbers lexicographically by (real, imag)"),
-    *_on(XLA_CPU, "maximum", "complex*", ("mismatch",),
-         "complex maximum compares the real parts only; the spec orders complex numbers "
-         "lexicographically by (real, imag)"),
-    Deviation("xla", "sine", "complex*", ("mismatch",),
-              "complex sine of x + iy with tiny y (6e-36) loses the imaginary part cos(x) sinh(y) "
-              "(returns 0: sinh evaluated as (e^y - e^-y) / 2 cancels); normwise error 100%"),
-    *_on(XLA_CPU, "sqrt", "f8E3M4", ("mismatch",),
-         "sqrt(15.5) in f8E3M4 gives 4.0: XLA rounds through f16 first (3.9375, a tie) then to "
-         "f8E3M4; the correctly rounded result of sqrt(15.5) = 3.937 is 3.875 (spec: IEEE squareRoot)"),
-    Deviation("xla-folded", "count_leading_zeros", "i*", ("mismatch",),
-              "XLA's constant folder gives count_leading_zeros(-3 : i32) = -32 (compiled code: 0, the "
-              "spec's answer: a negative value has no leading zeros)"),
-    Deviation("xla-folded", "popcnt", "i2", ("mismatch",),
-              "XLA's constant folder gives popcnt(-1 : i2) = 0; two bits are set (2 wraps to -2 in i2)"),
-    Deviation("xla-folded", "log", "*", ("mismatch",),
-              "XLA's constant folder computes log of f32 / bf16 subnormals wrongly (f32 log(5.3e-44) = "
-              "-103.97: exact -99.64, flushed -inf; bf16 log(9.2e-41) = -104, exact -92)"),
-    Deviation("xla-folded", "power", "i*", ("mismatch",),
-              "XLA's constant folder gives power(-1, -2) = 0 for signed integers; (-1)^-2 = 1 exactly "
-              "(compiled XLA and the interpreter agree; other negative exponents are implementation-"
-              "defined, oracle/impl_defined.py)"),
-    Deviation("xla-folded", "compare", "complex*", ("crash",),
-              "XLA's constant folder aborts (hlo_evaluator.cc 'unhandled direction ... PARTIALORDER') "
-              "on compare GE/GT/LE/LT of complex values, which the spec defines lexicographically"),
-    # ---------------------------------------------------------------- stablehlo-ref (jaxlib's interpreter)
-    Deviation("stablehlo-ref", "divide", "*i*", ("crash",),
-              "the interpreter dies with SIGFPE on integer division by zero; the spec leaves the value "
-              "implementation-defined (Errors), not the process"),
-    Deviation("stablehlo-ref", "remainder", "*i*", ("crash",),
-              "the interpreter dies with SIGFPE on integer remainder by zero (see divide)"),
-    Deviation("stablehlo-ref", "compare", "complex*", ("crash",),
-              "the interpreter aborts on compare of complex values (spec: lexicographic comparison)"),
-    Deviation("stablehlo-ref", "compare", "*", ("mismatch",),
-              "the interpreter ignores compare_type = TOTALORDER (compares NaN and -0 with FLOAT "
-              "semantics); spec compare: TOTALORDER uses IEEE totalOrder"),
-    *[Deviation("stablehlo-ref", op, t, ("mismatch",),
-                f"{op} on {t}: the interpreter's APFloat rounding gives wrong values (e.g. ceil(1) = 0 "
-                "in f6E2M3FN, floor(15.5) = NaN in f8E3M4 where 15 is exact)")
-      for op in ("ceil", "floor", "round_nearest_afz", "round_nearest_even") for t in ("f6E2M3FN", "f8E3M4")],
-    Deviation("stablehlo-ref", "*", "*f8E8M0FNU*", ("mismatch",),
-              "the interpreter loses E8M0 NaN and sign semantics (tanh(NaN) = 1, negate(2^-127) = 2, "
-              "floor(2^-127) = 2^-127 where floor gives 0, i.e. NaN in E8M0)"),
-    Deviation("stablehlo-ref", "reduce_precision", "*", ("mismatch",),
-              "the interpreter applies the IEEE bit algorithm to layouts that are not IEEE-like "
-              "(f4E2M1FN, FNUZ, E8M0): e.g. reduce_precision(-1.5 : f8E5M2FNUZ) = -32768"),
-    *[Deviation("stablehlo-ref", op, "complex*", ("mismatch",),
-                f"complex {op} of tiny arguments loses the real part to cancellation "
-                "(computed as exp(z) - 1 / log(1 + z)); e.g. expm1(1.1e-29 + 6e-36i) has real part 0")
-      for op in ("exponential_minus_one", "log_plus_one")],
+
+class DeviationFileError(ValueError):
+    pass
+
+
+def _listed(entry: dict, one: str, many: str, where: str) -> list[str]:
+    value = entry.get(many, entry.get(one))
+    values = [value] if isinstance(value, str) else value
+    if not values or not all(isinstance(v, str) and v for v in values):
+        raise DeviationFileError(f"{where}: needs {one} (a pattern) or {many} (a list of patterns)")
+    return list(values)
+
+
+def load_deviation_file(path: str) -> list[Deviation]:
+    """The entries of one TOML file (``[[deviation]]`` tables; see reports/deviations/xla.toml)."""
+    with open(path, "rb") as f:
+        try:
+            data = tomllib.load(f)
+        except tomllib.TOMLDecodeError as e:
+            raise DeviationFileError(f"{path}: {e}") from None
+    out = []
+    for k, entry in enumerate(data.get("deviation", [])):
+        where = f"{os.path.basename(path)} deviation #{k + 1}"
+        unknown = set(entry) - {"backends", "backend", "op", "ops", "dtypes", "statuses", "reason", "link"}
+        if unknown:
+            raise DeviationFileError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
+        reason = entry.get("reason", "")
+        if not isinstance(reason, str) or not reason.strip():
+            raise DeviationFileError(f"{where}: every deviation needs its reason")
+        statuses = tuple(_listed(entry, "status", "statuses", where))
+        for backend in _listed(entry, "backend", "backends", where):
+            for op in _listed(entry, "op", "ops", where):
+                for dtypes in _listed(entry, "dtypes", "dtypes", where):
+                    out.append(Deviation(backend, op, dtypes, statuses, reason.strip(), entry.get("link", ""),
+                                         os.path.basename(path)))
+    return out
+
+
+def load_deviations(directory: str = DEVIATIONS_DIR) -> list[Deviation]:
+    return [d for path in sorted(glob.glob(os.path.join(directory, "*.toml"))) for d in load_deviation_file(path)]
+
+
+#: Entries written in Python (``*_on(XLA_CPU, "op", "dtypes", ("mismatch",), "reason")``): prefer the data files.
+PYTHON_ENTRIES: list[Deviation] = [
 ]
+
+KNOWN_DEVIATIONS: list[Deviation] = load_deviations() + PYTHON_ENTRIES
 
 
 def known_deviation(backend: str, op: str, dtype: str, status: str) -> Deviation | None:
@@ -114,3 +96,33 @@ def known_deviation(backend: str, op: str, dtype: str, status: str) -> Deviation
                 and fnmatch.fnmatch(dtype, d.dtypes) and status in d.statuses):
             return d
     return None
+
+
+def deviation_for_case(backend: str, case) -> Deviation | None:
+    """The entry explaining a failing case (a CaseResult: any of its ops, all its element types)."""
+    dtypes = ",".join(case.dtypes)
+    for op in case.ops or [""]:
+        d = known_deviation(backend, op, dtypes, case.status)
+        if d is not None:
+            return d
+    return None
+
+
+def _covers(d: Deviation, backend: str, case) -> bool:
+    """``d``'s backend, op and element-type patterns match ``case`` (whatever its status)."""
+    dtypes = ",".join(case.dtypes)
+    return (fnmatch.fnmatch(backend, d.backend) and fnmatch.fnmatch(dtypes, d.dtypes)
+            and any(fnmatch.fnmatch(op.replace("stablehlo.", ""), d.op) for op in case.ops))
+
+
+def stale_deviations(backend: str, cases) -> list[Deviation]:
+    """Entries for ``backend`` that this run exercised (some case matches their patterns) but
+    that explained no failure: the deviation may be fixed, so the entry should go."""
+    stale = []
+    for d in KNOWN_DEVIATIONS:
+        if not fnmatch.fnmatch(backend, d.backend):
+            continue
+        covered = [c for c in cases if _covers(d, backend, c)]
+        if covered and not any(c.status in d.statuses for c in covered):
+            stale.append(d)
+    return stale

@@ -1,0 +1,490 @@
+"""One self-contained HTML page from one or more results.json files (``shlo-conform report``).
+
+No network: CSS and JS are inline, everything is rendered here (the JS only filters and
+opens drill-downs), so the page opens from disk and works without JS except the filters.
+
+Layout: a summary table (status x backend, with counts), an overview (op x backend, worst
+verdict per op, side by side), then per backend an op x element-type matrix for each kind
+of results (differential, corpus, spec examples).  A cell's colour is the worst verdict of
+its cases; its text is ``passed/total``.  Every cell links to its drill-down (``#c-N``):
+the known deviation that explains it, the ULP histogram, then each case - message, first
+mismatching elements with hex bits, inputs, and the command that replays it.
+
+A failing case that ``reports/known_deviations.py`` explains shows as ``known-deviation``
+(visible, with the reason); an entry that the run exercised but that explained no failure
+is listed as STALE.
+
+For tests and scripts, the page's JS writes its state into ``<body>``: ``data-ready``,
+``data-visible-cells``, ``data-visible-rows``, ``data-visible-backends``, ``data-opened``
+(the drill-down shown) and ``data-broken-links`` (in-page links without a target).  Filters
+also read the URL query: ``report.html?status=mismatch&family=elementwise&backend=xla``.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from .known_deviations import deviation_for_case, stale_deviations
+from .results import CaseResult, read_cases
+
+#: The verdict of a failing case that a known deviation explains.
+KNOWN = "known-deviation"
+#: Verdicts from worst to best: a cell shows its worst case's verdict.
+VERDICTS = ("crash", "timeout", "error", "mismatch", KNOWN, "rejected", "unsupported",
+            "implementation-defined", "pass")
+#: Verdicts that are findings nobody has explained yet.
+UNEXPECTED = frozenset({"crash", "timeout", "error", "mismatch"})
+COLOURS = {"pass": "#3c9a5f", "implementation-defined": "#8fbf6a", "unsupported": "#b9b9b9",
+           "rejected": "#7d8fb3", KNOWN: "#e0a030", "mismatch": "#d9473f", "error": "#a0307a",
+           "timeout": "#8a5a2b", "crash": "#5b1a1a"}
+KIND_TITLES = {"differential": "Differential (drawn one-op programs vs the oracle)",
+               "corpus": "Interpreter corpus (official StableHLO tests)",
+               "spec-example": "Spec examples (documented values)"}
+MAX_CASES_SHOWN = 40  # per cell: failing cases first, then passing ones by id
+
+
+def verdict(backend: str, case: CaseResult) -> str:
+    if case.status in UNEXPECTED and deviation_for_case(backend, case) is not None:
+        return KNOWN
+    return case.status
+
+
+def worst(verdicts) -> str:
+    present = set(verdicts)
+    return next((v for v in VERDICTS if v in present), "pass")
+
+
+# ----------------------------------------------------------------------- the model
+
+def _mnemonic(op: str) -> str:
+    return op.split(".", 1)[1] if op.startswith("stablehlo.") else op
+
+
+def cell_of(case: CaseResult, kind: str) -> tuple[str, str]:
+    """(op, element type) of the matrix cell a case belongs to."""
+    ops = [_mnemonic(o) for o in case.ops]
+    if kind == "corpus":
+        stem = os.path.splitext(os.path.basename(case.file or case.id.split(":")[0]))[0]
+        op = stem if stem in ops else next((o for o in ops if o != "constant"), ops[0] if ops else stem)
+        types = [t for t in case.dtypes if t != "i1"] or list(case.dtypes)
+        return op, (types[0] if len(types) == 1 else "mixed" if types else "none")
+    return (ops[0] if ops else "?"), (case.dtypes[0] if case.dtypes else "none")
+
+
+def family_of(op: str) -> str:
+    import oracle
+
+    info = oracle.lookup(op if "." in op else f"stablehlo.{op}")
+    return info.family if info is not None else "other"
+
+
+@dataclass
+class Cell:
+    op: str
+    dtype: str
+    cases: list = field(default_factory=list)  # (CaseResult, verdict)
+
+    @property
+    def verdict(self) -> str:
+        return worst(v for _, v in self.cases)
+
+    @property
+    def counts(self) -> Counter:
+        return Counter(v for _, v in self.cases)
+
+
+@dataclass
+class Run:
+    """One results.json: a backend's results of one kind."""
+    backend: str
+    kind: str
+    meta: dict
+    cases: list
+    path: str = ""
+    cells: dict = field(default_factory=dict)  # (op, dtype) -> Cell
+
+    def __post_init__(self):
+        for c in self.cases:
+            key = cell_of(c, self.kind)
+            self.cells.setdefault(key, Cell(*key)).cases.append((c, verdict(self.backend, c)))
+
+    @property
+    def verdict_counts(self) -> Counter:
+        return Counter(v for cell in self.cells.values() for _, v in cell.cases)
+
+
+def load_run(path: str) -> Run:
+    """A results.json (or a folder holding one) as a Run."""
+    if os.path.isdir(path):
+        path = os.path.join(path, "results.json")
+    meta, cases = read_cases(path)
+    kinds = Counter(c.kind for c in cases if c.kind)
+    kind = meta.get("kind") or (kinds.most_common(1)[0][0] if kinds else
+                                "corpus" if any(c.file for c in cases) else "differential")
+    return Run(meta.get("backend", "?"), kind, meta, cases, path=path)
+
+
+# ------------------------------------------------------------------------ rendering
+
+def _e(x) -> str:
+    return html.escape(str(x), quote=True)
+
+
+def _histogram_html(histogram: dict) -> str:
+    if not histogram:
+        return ""
+    total = max(sum(histogram.values()), 1)
+    rows = "".join(f'<tr><td>{_e(k)} ULP</td><td class="bar"><span style="width:{100 * v / total:.1f}%"></span></td>'
+                   f"<td>{v}</td></tr>" for k, v in histogram.items())
+    return f'<table class="hist"><caption>ULP histogram (compared elements)</caption>{rows}</table>'
+
+
+def _merge_histograms(cases) -> dict:
+    from .compare import INF_BUCKET, ULP_BUCKETS
+
+    total = Counter()
+    for c in cases:
+        total.update(c.ulp_histogram)
+    order = [label for label, *_ in ULP_BUCKETS] + [INF_BUCKET]
+    return {k: total[k] for k in order if total[k]}
+
+
+def _relative(path: str, base: str) -> str:
+    if not path or not base:
+        return path
+    full = path if os.path.isabs(path) else os.path.abspath(path)
+    return os.path.relpath(full, base) if os.path.exists(full) else path
+
+
+def _reproduce_html(case: CaseResult, run: Run, base: str) -> str:
+    from .testdata import TESTDATA_FILE
+
+    if run.kind == "differential" and case.reproducer:
+        folder = case.reproducer
+        rel = _relative(folder, base)
+        lines = [f"shlo-conform repro {rel} --backend {run.backend}"]
+        if os.path.exists(os.path.join(folder, TESTDATA_FILE)):
+            lines.append(f"shlo-conform repro {os.path.join(rel, TESTDATA_FILE)} --backend {run.backend}")
+            lines.append(f"shlo-conform corpus {os.path.join(rel, TESTDATA_FILE)} --backend stablehlo-ref")
+        return '<div class="cmd">' + "".join(f"<code>{_e(x)}</code>" for x in lines) + "</div>"
+    if run.kind == "corpus" and case.file:
+        out = f'<div class="cmd"><code>{_e(f"shlo-conform corpus {_relative(case.file, base)} --backend {run.backend}")}</code></div>'
+        if case.reproducer:
+            out += f"<details><summary>program (rewritten)</summary><pre>{_e(case.reproducer)}</pre></details>"
+        return out
+    if case.reproducer:
+        return f"<details><summary>program</summary><pre>{_e(case.reproducer)}</pre></details>"
+    return ""
+
+
+def _mismatch_table(case: CaseResult) -> str:
+    if not case.mismatches:
+        return ""
+    rows = "".join(
+        f"<tr><td>#{m.get('output', 0)}</td><td>[{_e(', '.join(map(str, m.get('index', []))))}]</td>"
+        f"<td>{_e(m.get('expected'))}</td><td class=bits>{_e(m.get('expected_bits'))}</td>"
+        f"<td>{_e(m.get('actual'))}</td><td class=bits>{_e(m.get('actual_bits'))}</td>"
+        f"<td>{'' if m.get('ulp') is None else _e(m.get('ulp'))}</td></tr>" for m in case.mismatches)
+    return ("<table class=values><caption>first mismatching elements</caption><tr><th>output</th><th>index</th>"
+            "<th>expected (oracle)</th><th>bits</th><th>actual (backend)</th><th>bits</th><th>ULP</th></tr>"
+            f"{rows}</table>")
+
+
+def _inputs_table(case: CaseResult) -> str:
+    if not case.inputs:
+        return ""
+    rows = []
+    for k, x in enumerate(case.inputs):
+        values = ", ".join(f"{v} <span class=bits>{b}</span>" for v, b in x.get("values", []))
+        more = f" ... (+{x['more']})" if x.get("more") else ""
+        rows.append(f"<tr><td>#{k}</td><td>{_e(x.get('dtype'))}{_e(x.get('shape'))}</td><td>{values}{more}</td></tr>")
+    return f"<table class=values><caption>inputs (first elements)</caption>{''.join(rows)}</table>"
+
+
+def _case_html(case: CaseResult, v: str, run: Run, base: str) -> str:
+    deviation = deviation_for_case(run.backend, case) if v == KNOWN else None
+    parts = [f'<div class="case v-{_e(v)}" data-verdict="{_e(v)}"><div class=case-head>'
+             f'<span class="chip s-{_e(v)}">{_e(v)}</span> <b>{_e(case.id)}</b>'
+             + (f" <span class=dim>max ULP {_e(case.max_ulp)}</span>" if case.max_ulp not in (None, 0, 0.0) else "")
+             + "</div>"]
+    if deviation is not None:
+        parts.append(f"<p class=reason>known deviation ({_e(case.status)}): {_e(deviation.reason)}"
+                     + (f' <a href="{_e(deviation.link)}">{_e(deviation.link)}</a>' if deviation.link else "")
+                     + "</p>")
+    if case.message:
+        parts.append(f"<pre>{_e(case.message)}</pre>")
+    parts += [_mismatch_table(case), _inputs_table(case)]
+    if v != "pass":
+        parts.append(_reproduce_html(case, run, base))
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _cell_id(n: int) -> str:
+    return f"c-{n}"
+
+
+class _Page:
+    def __init__(self, runs: list[Run], base: str, title: str):
+        self.runs, self.base, self.title = runs, base, title
+        self.drills: list[str] = []
+        self.families = {}
+
+    def family(self, op: str) -> str:
+        if op not in self.families:
+            self.families[op] = family_of(op)
+        return self.families[op]
+
+    def backends(self) -> list[str]:
+        return list(dict.fromkeys(r.backend for r in self.runs))
+
+    # -- pieces
+    def summary(self) -> str:
+        backends = self.backends()
+        totals = {b: Counter() for b in backends}
+        for r in self.runs:
+            totals[r.backend].update(r.verdict_counts)
+        head = "".join(f"<th>{_e(b)}</th>" for b in backends)
+        rows = []
+        for v in VERDICTS:
+            if not any(totals[b][v] for b in backends):
+                continue
+            cells = "".join(f'<td id="count-{_e(b)}-{_e(v)}" data-count="{totals[b][v]}">{totals[b][v]}</td>'
+                            for b in backends)
+            rows.append(f'<tr><td><span class="chip s-{_e(v)}">{_e(v)}</span></td>{cells}</tr>')
+        total = "".join(f'<td id="count-{_e(b)}-total"><b>{sum(totals[b].values())}</b></td>' for b in backends)
+        return (f'<table class=summary id=summary><tr><th>cases</th>{head}</tr>{"".join(rows)}'
+                f"<tr><td><b>total</b></td>{total}</tr></table>")
+
+    def overview(self) -> str:
+        backends = self.backends()
+        per = defaultdict(dict)  # op -> backend -> [verdicts]
+        for r in self.runs:
+            for (op, _), cell in r.cells.items():
+                per[op].setdefault(r.backend, []).extend(v for _, v in cell.cases)
+        head = "".join(f'<th data-backend="{_e(b)}">{_e(b)}</th>' for b in backends)
+        rows = []
+        for op in sorted(per):
+            cells = []
+            for b in backends:
+                vs = per[op].get(b)
+                if not vs:
+                    cells.append(f'<td data-backend="{_e(b)}"></td>')
+                    continue
+                w = worst(vs)
+                cells.append(f'<td class="s-{_e(w)}" data-backend="{_e(b)}" title="{_e(w)}">'
+                             f"{sum(v in ('pass', 'implementation-defined') for v in vs)}/{len(vs)}</td>")
+            rows.append(f'<tr data-family="{_e(self.family(op))}"><th class=op>{_e(op)}</th>{"".join(cells)}</tr>')
+        return f'<table class="matrix overview" id=overview><tr><th>op</th>{head}</tr>{"".join(rows)}</table>'
+
+    def matrix(self, run: Run, index: int) -> str:
+        dtypes = sorted({d for _, d in run.cells}, key=_dtype_order)
+        ops = sorted({o for o, _ in run.cells})
+        head = "".join(f"<th class=dt>{_e(d)}</th>" for d in dtypes)
+        rows = []
+        for op in ops:
+            cells = []
+            for d in dtypes:
+                cell = run.cells.get((op, d))
+                if cell is None:
+                    cells.append("<td class=empty></td>")
+                    continue
+                n = len(self.drills)
+                self.drills.append(self.drill(run, cell, n))
+                counts = cell.counts
+                good = counts["pass"] + counts["implementation-defined"]
+                title = ", ".join(f"{k} {counts[k]}" for k in VERDICTS if counts[k])
+                cells.append(f'<td class="cell s-{_e(cell.verdict)}" data-status="{_e(cell.verdict)}" '
+                             f'data-cases="{len(cell.cases)}" title="{_e(op)} {_e(d)}: {_e(title)}">'
+                             f'<a href="#{_cell_id(n)}">{good}/{len(cell.cases)}</a></td>')
+            rows.append(f'<tr data-family="{_e(self.family(op))}"><th class=op>{_e(op)}</th>{"".join(cells)}</tr>')
+        meta = ", ".join(f"{k} {_e(run.meta[k])}" for k in ("seed", "max_examples") if k in run.meta)
+        return (f'<div class=kind data-kind="{_e(run.kind)}"><h3>{_e(KIND_TITLES.get(run.kind, run.kind))}'
+                f'{" <span class=dim>(" + meta + ")</span>" if meta else ""}</h3>'
+                f'<table class=matrix id="matrix-{index}" data-backend="{_e(run.backend)}" data-kind="{_e(run.kind)}">'
+                f'<tr><th>op \\ type</th>{head}</tr>{"".join(rows)}</table></div>')
+
+    def drill(self, run: Run, cell: Cell, n: int) -> str:
+        order = {v: i for i, v in enumerate(VERDICTS)}
+        cases = sorted(cell.cases, key=lambda cv: (order[cv[1]], cv[0].id))
+        shown = cases[:MAX_CASES_SHOWN]
+        counts = cell.counts
+        body = "".join(_case_html(c, v, run, self.base) for c, v in shown)
+        more = f"<p class=dim>... and {len(cases) - len(shown)} more cases (passing last)</p>" if len(cases) > len(shown) else ""
+        return (f'<section class=drill id="{_cell_id(n)}" data-backend="{_e(run.backend)}">'
+                f'<h3><span class="chip s-{_e(cell.verdict)}">{_e(cell.verdict)}</span> {_e(run.backend)} / '
+                f'{_e(KIND_TITLES.get(run.kind, run.kind).split(" (")[0])} / {_e(cell.op)} / {_e(cell.dtype)} '
+                f'<a class=close href="#top">close</a></h3>'
+                f'<p>{", ".join(f"{k} {counts[k]}" for k in VERDICTS if counts[k])}</p>'
+                f"{_histogram_html(_merge_histograms(c for c, _ in cell.cases))}{body}{more}</section>")
+
+    def stale(self) -> str:
+        items = []
+        for b in self.backends():  # over all of a backend's runs: one kind may fail where another passes
+            for d in stale_deviations(b, [c for r in self.runs if r.backend == b for c in r.cases]):
+                items.append(f'<li class=stale data-backend="{_e(b)}"><b>STALE</b> ({_e(b)}): {_e(d.op)} on '
+                             f"{_e(d.dtypes)} ({_e('/'.join(d.statuses))}) matched cases but explained no "
+                             f"failure: {_e(d.reason)}</li>")
+        if not items:
+            return ""
+        return ("<h2>Stale known deviations</h2><p>These entries of the known-deviation files were exercised "
+                f"and did not fail (fixed, or not reached with this many examples):</p><ul id=stale>{''.join(items)}</ul>")
+
+    def render(self) -> str:
+        backends = self.backends()
+        families = sorted({self.family(op) for r in self.runs for op, _ in r.cells})
+        sections = []
+        for b in backends:
+            matrices = "".join(self.matrix(r, i) for i, r in enumerate(self.runs) if r.backend == b)
+            sections.append(f'<section class=backend data-backend="{_e(b)}"><h2>{_e(b)}</h2>{matrices}</section>')
+        status_options = "".join(f'<option value="{v}">{v}</option>' for v in ("all", "failing") + VERDICTS)
+        family_options = "".join(f'<option value="{_e(f)}">{_e(f)}</option>' for f in ["all"] + families)
+        backend_boxes = "".join(f'<label><input type=checkbox class=f-backend value="{_e(b)}" checked> {_e(b)}</label> '
+                                for b in backends)
+        sources = "".join(f"<li>{_e(r.backend)}: {_e(KIND_TITLES.get(r.kind, r.kind))}, {len(r.cases)} cases"
+                          f"{' (' + _e(os.path.relpath(r.path, self.base)) + ')' if r.path and self.base else ''}</li>"
+                          for r in self.runs)
+        legend = "".join(f'<span class="chip s-{v}">{v}</span> ' for v in VERDICTS)
+        return _TEMPLATE.format(
+            title=_e(self.title), css=_CSS + "".join(f".s-{k}{{background:{c};color:#fff}}" for k, c in COLOURS.items()),
+            js=_JS, sources=sources, summary=self.summary(), legend=legend, status_options=status_options,
+            family_options=family_options, backend_boxes=backend_boxes, overview=self.overview(),
+            sections="".join(sections), stale=self.stale(), drills="".join(self.drills))
+
+
+def _dtype_order(name: str):
+    from oracle.types import ALL_ELEMENT_TYPES
+
+    order = {t.name: i for i, t in enumerate(ALL_ELEMENT_TYPES)}
+    return (order.get(name, len(order)), name)
+
+
+def render_report(runs: list[Run], *, base: str = "", title: str = "StableHLO conformance report") -> str:
+    """The page's HTML; ``base`` is the folder the page will live in (paths are shown relative to it)."""
+    return _Page(runs, base, title).render()
+
+
+def write_report(paths: list[str], out: str, *, title: str = "StableHLO conformance report") -> str:
+    """Read results.json files (or folders holding one) and write the page to ``out``."""
+    from .results import atomic_write_text
+
+    runs = [load_run(p) for p in paths]
+    base = os.path.dirname(os.path.abspath(out))
+    atomic_write_text(out, render_report(runs, base=base, title=title))
+    return out
+
+
+_TEMPLATE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>{css}</style></head>
+<body id="top" data-ready="0">
+<h1>{title}</h1>
+<ul class="sources">{sources}</ul>
+<div class="top">{summary}<div class="legend">{legend}</div></div>
+<form id="filters" onsubmit="return false">
+ <label>status <select id="f-status">{status_options}</select></label>
+ <label>op family <select id="f-family">{family_options}</select></label>
+ <span>backends {backend_boxes}</span>
+ <span id="visible"></span>
+</form>
+<h2>Overview: op x backend</h2>
+{overview}
+{sections}
+{stale}
+<div id="drills">{drills}</div>
+<script>{js}</script>
+</body></html>
+"""
+
+_CSS = """
+body{font:13px/1.4 system-ui,sans-serif;margin:16px;color:#222}
+h1{font-size:20px;margin:0 0 6px}h2{font-size:16px;margin:18px 0 6px}h3{font-size:14px;margin:10px 0 4px}
+.dim{color:#777;font-weight:normal}.sources{margin:0 0 8px;color:#555}
+.top{display:flex;gap:24px;align-items:flex-start;flex-wrap:wrap}
+table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:2px 5px}
+.summary td{text-align:right}.legend{max-width:600px}
+.chip{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px;margin:1px}
+#filters{position:sticky;top:0;background:#f4f4f4;padding:6px;border:1px solid #ddd;z-index:2;margin:10px 0}
+#filters label{margin-right:12px}#visible{color:#555;margin-left:12px}
+.backend{display:inline-block;vertical-align:top;margin:0 18px 12px 0;max-width:100%;overflow-x:auto}
+.matrix th.dt{writing-mode:vertical-rl;transform:rotate(180deg);font-weight:normal;font-size:11px}
+.matrix th.op{text-align:left;font-weight:normal;white-space:nowrap}
+.matrix td{text-align:center;font-size:11px;min-width:30px}
+.matrix td.cell a{color:inherit;text-decoration:none;display:block}
+.matrix td.off{opacity:.12}.matrix td.off a{pointer-events:none}
+tr.hidden,.backend.hidden,td.hidden,th.hidden,li.hidden{display:none}
+.drill{display:none;border:2px solid #444;padding:8px;margin:10px 0;background:#fafafa}
+.drill:target,.drill.open{display:block}
+.drill .close{float:right;font-weight:normal}
+.case{border-top:1px solid #ddd;padding:6px 0}
+pre{background:#fff;border:1px solid #eee;padding:4px;white-space:pre-wrap;max-height:300px;overflow:auto}
+.bits{font-family:monospace;color:#555}.values{margin:4px 0}.values caption,.hist caption{text-align:left;color:#555}
+.hist td.bar{width:220px}.hist td.bar span{display:block;height:10px;background:#4a78c2}
+.cmd code{display:block;background:#222;color:#eee;padding:3px 6px;margin:2px 0}
+.reason{background:#fff3da;border-left:4px solid #e0a030;padding:4px}
+.stale{color:#8a4b00}
+"""
+
+_JS = r"""
+(function(){
+  var failing = {crash:1, timeout:1, error:1, mismatch:1};
+  var $ = function(s){ return Array.prototype.slice.call(document.querySelectorAll(s)); };
+  var body = document.body;
+  function apply(){
+    var status = document.getElementById('f-status').value;
+    var family = document.getElementById('f-family').value;
+    var backends = {};
+    $('.f-backend').forEach(function(b){ if (b.checked) backends[b.value] = 1; });
+    var cells = 0, rows = 0, shownBackends = 0;
+    $('section.backend').forEach(function(s){
+      var on = !!backends[s.dataset.backend];
+      s.classList.toggle('hidden', !on);
+      if (on) shownBackends++;
+    });
+    $('table.matrix:not(.overview) tr[data-family]').forEach(function(tr){
+      var famOk = family === 'all' || tr.dataset.family === family;
+      var any = false;
+      tr.querySelectorAll('td.cell').forEach(function(td){
+        var st = td.dataset.status;
+        var ok = famOk && (status === 'all' || st === status || (status === 'failing' && failing[st]));
+        td.classList.toggle('off', !ok);
+        if (ok) { any = true; if (backends[tr.closest('table').dataset.backend]) cells++; }
+      });
+      tr.classList.toggle('hidden', !any);
+      if (any && backends[tr.closest('table').dataset.backend]) rows++;
+    });
+    $('#overview [data-backend]').forEach(function(el){ el.classList.toggle('hidden', !backends[el.dataset.backend]); });
+    $('#overview tr[data-family]').forEach(function(tr){
+      tr.classList.toggle('hidden', !(family === 'all' || tr.dataset.family === family));
+    });
+    $('li.stale').forEach(function(li){ li.classList.toggle('hidden', !backends[li.dataset.backend]); });
+    body.dataset.visibleCells = cells; body.dataset.visibleRows = rows; body.dataset.visibleBackends = shownBackends;
+    document.getElementById('visible').textContent = cells + ' cells shown';
+  }
+  function open(){
+    var id = decodeURIComponent(location.hash.slice(1));
+    $('.drill.open').forEach(function(d){ d.classList.remove('open'); });
+    var el = id && document.getElementById(id);
+    if (el && el.classList.contains('drill')) { el.classList.add('open'); body.dataset.opened = id; }
+    else { body.dataset.opened = ''; }
+  }
+  var q = new URLSearchParams(location.search);
+  if (q.get('status')) document.getElementById('f-status').value = q.get('status');
+  if (q.get('family')) document.getElementById('f-family').value = q.get('family');
+  if (q.get('backend')) {
+    var want = q.get('backend').split(',');
+    $('.f-backend').forEach(function(b){ b.checked = want.indexOf(b.value) >= 0; });
+  }
+  $('#filters select, #filters input').forEach(function(el){ el.addEventListener('change', apply); });
+  window.addEventListener('hashchange', open);
+  var broken = 0;
+  $('a[href^="#"]').forEach(function(a){ if (!document.getElementById(a.getAttribute('href').slice(1))) broken++; });
+  body.dataset.brokenLinks = broken;
+  apply(); open();
+  body.dataset.ready = '1';
+})();
+"""

@@ -1,0 +1,75 @@
+"""JUnit XML from results (``shlo-conform run/corpus/certify --junit OUT.xml``), for CI dashboards.
+
+One ``<testsuite>`` per results document (backend and kind), one ``<testcase>`` per case
+(classname ``backend.kind.op``, name the case id).  ``mismatch`` -> ``<failure>``;
+``crash`` / ``timeout`` / ``error`` -> ``<error>``; ``rejected`` / ``unsupported`` ->
+``<skipped>``; a failure explained by a known deviation -> ``<skipped type="xfail">`` with
+the reason (as pytest's own ``--junitxml`` writes an xfail); pass and
+implementation-defined pass.  The pytest path has its own: ``pytest --junitxml OUT.xml``.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+from .known_deviations import deviation_for_case
+from .results import atomic_write_text
+
+_FAILURE, _ERROR = {"mismatch"}, {"crash", "timeout", "error"}
+_NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # characters XML 1.0 cannot hold (stderr tails)
+
+
+def _text(s: str) -> str:
+    return _NOT_XML.sub("?", s)
+
+
+def _add_case(suite: ET.Element, backend: str, kind: str, case, counts: dict) -> None:
+    op = (case.ops[0].replace("stablehlo.", "") if case.ops else "unknown")
+    tc = ET.SubElement(suite, "testcase", classname=f"{backend}.{kind}.{op}", name=case.id,
+                       time=f"{float(case.seconds or 0):.4f}")
+    counts["tests"] += 1
+    summary = _text((case.message or case.status).splitlines()[0][:300])
+    if case.status in _FAILURE | _ERROR:
+        deviation = deviation_for_case(backend, case)
+        if deviation is not None:
+            el = ET.SubElement(tc, "skipped", type="xfail", message=_text(f"known deviation: {deviation.reason}"))
+            counts["skipped"] += 1
+        elif case.status in _FAILURE:
+            el = ET.SubElement(tc, "failure", type=case.status, message=summary)
+            counts["failures"] += 1
+        else:
+            el = ET.SubElement(tc, "error", type=case.status, message=summary)
+            counts["errors"] += 1
+        el.text = _text(case.message) + (f"\nreproducer: {case.reproducer}" if case.reproducer and kind == "differential"
+                                  else "")
+    elif case.status in ("rejected", "unsupported"):
+        ET.SubElement(tc, "skipped", type=case.status, message=summary)
+        counts["skipped"] += 1
+    if case.status == "implementation-defined":
+        ET.SubElement(tc, "system-out").text = _text(case.message)
+
+
+def junit_xml(runs) -> str:
+    """``runs``: reports.html.Run objects (backend, kind, cases)."""
+    root = ET.Element("testsuites", name="shlo-conform")
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    for run in runs:
+        suite = ET.SubElement(root, "testsuite", name=f"{run.backend}.{run.kind}")
+        counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+        for case in run.cases:
+            _add_case(suite, run.backend, run.kind, case, counts)
+        seconds = sum(float(c.seconds or 0) for c in run.cases)
+        for k, v in counts.items():
+            suite.set(k, str(v))
+            totals[k] += v
+        suite.set("time", f"{seconds:.3f}")
+    for k, v in totals.items():
+        root.set(k, str(v))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def write_junit(path: str, runs) -> str:
+    atomic_write_text(path, junit_xml(runs))
+    return path
