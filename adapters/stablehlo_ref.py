@@ -155,6 +155,8 @@ class RefEngine:
                 x = x.view(np.dtype(f"u{x.dtype.itemsize}"))
                 if element.bits < 8:
                     x = x & np.uint8((1 << element.bits) - 1)
+        if not ir.ShapedType(ir_type).has_static_shape:  # a ? dimension: the input's runtime shape
+            ir_type = ir.RankedTensorType.get(list(x.shape), ir.ShapedType(ir_type).element_type)
         return ir.DenseElementsAttr.get(x, type=ir_type, signless=signless)
 
     def execute(self, prep: _Prepared, inputs: list[np.ndarray]) -> list[np.ndarray]:

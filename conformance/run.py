@@ -118,6 +118,8 @@ def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | Non
         return finish(verdict.status, verdict.message if verdict.status != "pass" else "", expected=expected,
                       actual=actual, max_ulp=verdict.max_ulp, verdict=verdict)
     attributes = {k: op.attr(k) for k in op.attributes}
+    if op.regions:  # masks that depend on a body (scatter's update computation) read it here
+        attributes["regions"] = op.regions
     # ? dims take the oracle's runtime sizes, so masks and bounds have the results' shapes
     result_types = [TensorType(np.shape(x), r.type.element_type) if isinstance(r.type, TensorType) else r.type
                     for r, x in zip(op.results, expected)]

@@ -68,7 +68,11 @@ class FloatAttr(Attr):
     type: str = "f32"
 
     def __str__(self):
-        return f"{float(self.value)!r} : {self.type}"
+        text = repr(float(self.value))
+        if "e" in text and "." not in text.split("e")[0]:  # MLIR reads 1.0e-05, not 1e-05
+            mantissa, exponent = text.split("e")
+            text = f"{mantissa}.0e{exponent}"
+        return f"{text} : {self.type}"
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,8 @@
 get_tuple_element.
 
 Expected values are hand-computed (the spec's examples run in suites/test_spec_examples.py,
-the official interpreter tests in suites/test_interpret_corpus.py).  ``check_drawn_programs``
-is the region-aware twin of ``check_drawn_signatures``: drawn programs (regions included)
-must pass the MLIR verifier and evaluate; the side-effect and dynamic suites reuse it.
+the official interpreter tests in suites/test_interpret_corpus.py).  Drawn programs (regions included) must pass the MLIR verifier and evaluate
+(``check_drawn_signatures``).
 """
 
 from __future__ import annotations
@@ -18,53 +17,12 @@ import oracle
 from oracle import ir
 from oracle.errors import OracleError, UndefinedBehavior
 from oracle.types import TensorType, TupleType, element_type
-from suites.test_oracle_structural import random_value, run1
+from suites.test_oracle_structural import check_drawn_signatures, random_value, run1
 
 I32, I64, F32 = (element_type(n) for n in ("i32", "i64", "f32"))
 
 
 # ============================================================== shared helpers
-
-def check_drawn_programs(op_name: str, max_examples: int = 30) -> list:
-    """Draw one-op programs for every element type of the op: the printed text must verify
-    and read back with the same result types, and the oracle must evaluate it on the op's
-    inputs (its draw_inputs, else random bit patterns).  Returns the drawn signatures."""
-    from generators.programs import build_module
-
-    info = oracle.lookup(op_name)
-    assert info is not None and info.draw_signature is not None
-    types = [element_type(n) for n in info.element_types]
-    drawn = []
-
-    @settings(max_examples=max_examples, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-    @given(st.data())
-    def run(data):
-        et = data.draw(st.sampled_from(types))
-        sig = info.draw_signature(data.draw, et)
-        text = oracle.print_module(build_module(op_name, sig))
-        parsed = oracle.parse_module(text)  # raises MlirError if the verifier rejects it
-        op_ = next(o for o in parsed.main.ops if o.name == op_name)
-        assert [v.type for v in op_.results] == list(sig.result_types), text
-        if info.draw_inputs is not None:
-            inputs = list(info.draw_inputs(data.draw, sig))
-        else:
-            rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
-            inputs = [_random_input(rng, t) for t in sig.operand_types]
-        outputs = oracle.evaluate(parsed, inputs)
-        assert len(outputs) == len(sig.result_types)
-        drawn.append(sig)
-    run()
-    return drawn
-
-
-def _random_input(rng, t):
-    if isinstance(t, TupleType):
-        return tuple(_random_input(rng, u) for u in t.types)
-    if not isinstance(t, TensorType):
-        return oracle.TOKEN_VALUE
-    shape = tuple(int(rng.integers(0, 4)) if d is None else d for d in t.shape)
-    return random_value(rng, TensorType(shape, t.element_type))
-
 
 def i64(v):
     return np.array(v, dtype=np.int64)
@@ -391,7 +349,7 @@ def test_get_tuple_element_index_out_of_range():
 @pytest.mark.parametrize("op_name", ["stablehlo.while", "stablehlo.case", "stablehlo.if",
                                      "stablehlo.optimization_barrier"])
 def test_drawn_programs_verify_and_evaluate(op_name):
-    assert len(check_drawn_programs(op_name, max_examples=25)) == 25
+    assert len(check_drawn_signatures(op_name, max_examples=25)) == 25
 
 
 def test_drawn_while_loops_are_bounded_and_reach_zero_and_several_iterations():

@@ -6,34 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import oracle
 from generators.programs import build_module
 from oracle.errors import OracleError
 from oracle.types import element_type
-from suites.test_oracle_structural import random_value, run1
-
-
-def check_drawn_region_signatures(op_name: str, max_examples: int = 40) -> None:
-    """check_drawn_signatures for ops with regions (its module builder drops regions):
-    MLIR accepts the printed program, result types survive, the oracle evaluates it."""
-    info = oracle.lookup(op_name)
-    types = [element_type(n) for n in info.element_types]
-
-    @settings(max_examples=max_examples, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-    @given(st.data())
-    def run(data):
-        sig = info.draw_signature(data.draw, data.draw(st.sampled_from(types)))
-        text = oracle.print_module(build_module(op_name, sig))
-        parsed = oracle.parse_module(text)  # raises MlirError if the verifier rejects it
-        op_ = next(o for o in parsed.main.ops if o.name == op_name)
-        assert [v.type for v in op_.results] == list(sig.result_types), text
-        rng = np.random.default_rng(data.draw(st.integers(0, 2 ** 32 - 1)))
-        outputs = oracle.evaluate(parsed, [random_value(rng, t) for t in sig.operand_types])
-        assert len(outputs) == len(sig.result_types)
-    run()
+from suites.test_oracle_structural import check_drawn_signatures, run1
 
 
 def body(op: str, t: str, n: int = 1) -> str:
@@ -318,4 +298,4 @@ def test_map_spec_example_and_constant_body():
 
 @pytest.mark.parametrize("name", ["reduce", "reduce_window", "select_and_scatter", "map"])
 def test_drawn_signatures_verify_and_evaluate(name):
-    check_drawn_region_signatures(f"stablehlo.{name}", max_examples=25)
+    check_drawn_signatures(f"stablehlo.{name}", max_examples=25)

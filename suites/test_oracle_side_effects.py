@@ -14,7 +14,7 @@ from oracle.custom_calls import TARGETS, custom_call_target
 from oracle.errors import OracleError, Unsupported
 from oracle.evaluator import evaluate_with_effects
 from oracle.grid import evaluate_parallel
-from suites.test_oracle_control_flow import check_drawn_programs
+from suites.test_oracle_structural import check_drawn_signatures
 from suites.test_oracle_structural import run1
 
 TOKEN = oracle.TOKEN_VALUE
@@ -229,4 +229,4 @@ func.func @main(%x: tensor<2xi32>) -> (tensor<2xi32>, tensor<2xi32>) {
 
 
 def test_drawn_custom_calls_verify_and_evaluate():
-    assert len(check_drawn_programs("stablehlo.custom_call", max_examples=15)) == 15
+    assert len(check_drawn_signatures("stablehlo.custom_call", max_examples=15)) == 15

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracle.ops import sorting
-from suites.test_oracle_reductions import check_drawn_region_signatures, evaluate_with_masks
+from suites.test_oracle_reductions import evaluate_with_masks
+from suites.test_oracle_structural import check_drawn_signatures
 from suites.test_oracle_structural import run1
 
 
@@ -114,4 +115,4 @@ def test_sorted_output_is_a_permutation_in_order(values, descending):
 
 
 def test_drawn_signatures_verify_and_evaluate():
-    check_drawn_region_signatures("stablehlo.sort", max_examples=30)
+    check_drawn_signatures("stablehlo.sort", max_examples=30)

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import oracle
 from oracle import ir
 from oracle.errors import OracleError, Unsupported
-from oracle.types import ALL_ELEMENT_TYPES, TensorType, element_type
+from oracle.types import ALL_ELEMENT_TYPES, TensorType, TupleType, element_type
 
 
 
@@ -27,10 +27,8 @@ from oracle.types import ALL_ELEMENT_TYPES, TensorType, element_type
 
 def signature_module(name: str, sig) -> ir.Module:
     """A module whose @main takes the signature's operands and returns its results."""
-    args = tuple(ir.Value(t, f"%arg{i}") for i, t in enumerate(sig.operand_types))
-    results = tuple(ir.Value(t, f"%{i}") for i, t in enumerate(sig.result_types))
-    body = (ir.Op(name, args, results, sig.attributes), ir.Op("func.return", results, ()))
-    return ir.Module((ir.Function("main", args, tuple(sig.result_types), body),))
+    from generators.programs import build_module
+    return build_module(name, sig)
 
 
 def random_value(rng: np.random.Generator, t: TensorType) -> np.ndarray:
@@ -50,12 +48,25 @@ def random_value(rng: np.random.Generator, t: TensorType) -> np.ndarray:
     return bits.astype(et.storage_dtype).view(et.dtype)
 
 
-def check_drawn_signatures(op_name: str, max_examples: int = 40) -> None:
-    """Draw signatures for every element type of the op: MLIR must accept the printed
-    program, the result types must survive the round trip, and the oracle must evaluate it."""
+def random_input(rng: np.random.Generator, t):
+    """random_value for any operand type: tensors (a size for ``?`` dims), tuples, tokens."""
+    if isinstance(t, TupleType):
+        return tuple(random_input(rng, u) for u in t.types)
+    if not isinstance(t, TensorType):
+        return oracle.TOKEN_VALUE
+    shape = tuple(int(rng.integers(0, 4)) if d is None else d for d in t.shape)
+    return random_value(rng, TensorType(shape, t.element_type))
+
+
+def check_drawn_signatures(op_name: str, max_examples: int = 40) -> list:
+    """Draw one-op programs for every element type of the op (regions included): MLIR must
+    accept the printed program, the result types must survive the round trip, and the oracle
+    must evaluate it on the op's own inputs (its draw_inputs, else random bit patterns).
+    Returns the drawn signatures."""
     info = oracle.lookup(op_name)
     assert info is not None and info.draw_signature is not None
     types = [element_type(n) for n in info.element_types]
+    drawn = []
 
     @settings(max_examples=max_examples, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
@@ -63,16 +74,20 @@ def check_drawn_signatures(op_name: str, max_examples: int = 40) -> None:
     def run(data):
         et = data.draw(st.sampled_from(types))
         sig = info.draw_signature(data.draw, et)
-        module = signature_module(op_name, sig)
-        text = oracle.print_module(module)
+        text = oracle.print_module(signature_module(op_name, sig))
         parsed = oracle.parse_module(text)  # raises MlirError if the verifier rejects it
         op_ = next(o for o in parsed.main.ops if o.name == op_name)
         assert [v.type for v in op_.results] == list(sig.result_types), text
-        rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
-        inputs = [random_value(rng, t) for t in sig.operand_types]
+        if info.draw_inputs is not None:
+            inputs = list(info.draw_inputs(data.draw, sig))
+        else:
+            rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+            inputs = [random_input(rng, t) for t in sig.operand_types]
         outputs = oracle.evaluate(parsed, inputs)
         assert len(outputs) == len(sig.result_types)
+        drawn.append(sig)
     run()
+    return drawn
 
 
 # ============================================================== helpers for tests
