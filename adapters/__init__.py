@@ -18,7 +18,7 @@ from __future__ import annotations
 from .base import STATUSES, Backend, RunResult
 
 #: The backends built in (plug-ins: ``plugins.plugin_names()``; ``cmd:...`` is open-ended).
-BACKEND_NAMES = ("oracle", "xla", "xla-folded", "xla-gpu", "stablehlo-ref", "iree-llvm-cpu", "iree-vmvx")
+BACKEND_NAMES = ("oracle", "xla", "xla-fast", "xla-folded", "xla-gpu", "stablehlo-ref", "iree-llvm-cpu", "iree-vmvx")
 
 
 def all_backend_names() -> list[str]:
@@ -40,6 +40,9 @@ def get_backend(name: str, **kwargs) -> Backend:
     if name == "xla-folded":
         from .xla import XlaFoldedBackend
         return XlaFoldedBackend(**kwargs)
+    if name == "xla-fast":
+        from .xla import XlaFastBackend
+        return XlaFastBackend(**kwargs)
     if name == "xla-gpu":
         from .xla import XlaGpuBackend
         return XlaGpuBackend(**kwargs)

@@ -176,6 +176,8 @@ _DTYPE_TO_ELEMENT = {t.dtype: t for t in _ELEMENTS}
 
 
 def element_type(name: str) -> ElementType:
+    if name.startswith("!quant."):  # a quantized element type's spelling (results, reports)
+        return parse_element_type(name)
     name = _ALIASES.get(name, name)
     try:
         return ELEMENT_TYPES[name]

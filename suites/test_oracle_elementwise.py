@@ -477,12 +477,12 @@ def test_complex_ops():
     assert abs(out[0].real - 1e-10) < 1e-22 and abs(out[0].imag - (1e-10 - 1e-20)) < 1e-22
 
 
-def test_quantized_operands_are_unsupported():
-    q = "tensor<2x!quant.uniform<i8:f32, 1.0:0>>"
+def test_quantized_operands_dequantize_op_quantize():
+    # add on i8 storage, scale 0.5, zero point 1: (3-1)*0.5 + (3-1)*0.5 = 2.0 -> 2/0.5 + 1 = 5
+    q = "tensor<2x!quant.uniform<i8:f32, 0.5:1>>"
     module = parse_module(f"func.func @main(%a: {q}) -> {q} {{\n"
                           f"  %r = stablehlo.add %a, %a : {q}\n  func.return %r : {q}\n}}")
-    with pytest.raises(Unsupported, match="quantized"):
-        evaluate(module, [np.array([1, 2], np.int8)])
+    assert evaluate(module, [np.array([3, 127], np.int8)])[0].tolist() == [5, 127]  # 127: clamped
 
 
 def test_element_type_outside_the_inputs_table_is_an_error():

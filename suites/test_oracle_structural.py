@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import oracle
 from oracle import ir
-from oracle.errors import OracleError, Unsupported
+from oracle.errors import OracleError
 from oracle.types import ALL_ELEMENT_TYPES, TensorType, TupleType, element_type
 
 
@@ -270,11 +270,10 @@ def test_concatenate_variadic_with_empty_inputs():
     assert out.tolist() == [[1, 2, 1, 2]]
 
 
-def test_quantized_is_unsupported():
+def test_quantized_storage_values_move_unchanged():
     q = "tensor<2x!quant.uniform<i8:f32, 1.0:0>>"
-    text = op_fn(f'"stablehlo.transpose"(%arg0) {{permutation = array<i64: 0>}} : ({q}) -> {q}', [q], q)
-    with pytest.raises(Unsupported):
-        run1(text, np.zeros(2, np.int8))
+    text = op_fn(f'"stablehlo.reverse"(%arg0) {{dimensions = array<i64: 0>}} : ({q}) -> {q}', [q], q)
+    assert run1(text, np.array([-128, 127], np.int8))[0].tolist() == [127, -128]
 
 
 # ============================================================== generators

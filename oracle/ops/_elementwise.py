@@ -48,6 +48,7 @@ import numpy as np
 from ..errors import OracleError, UndefinedBehavior, Unsupported
 from ..numerics import note_unrepresentable, round_to
 from ..registry import OpInfo, Signature, register
+from ..quantization import ELEMENTWISE_DEQUANTIZE_OP_QUANTIZE, dequantize_op_quantize
 from ..types import (ALL_ELEMENT_TYPES, BOOL, COMPLEXES, ELEMENT_TYPES, FLOATS, SIGNED_INTEGERS,
                      UNSIGNED_INTEGERS, ElementType, TensorType, element_type)
 
@@ -271,7 +272,10 @@ def elementwise(mnemonic: str, *, arity: int, kernels: dict, result=same_type,
     for key, reason in (unsupported or {}).items():
         for n in (key if isinstance(key, tuple) else (key,)):
             table[n] = _raiser(name, reason)
-    info = OpInfo(name=name, family="elementwise", evaluate=_evaluator(name, arity, table),
+    evaluate = _evaluator(name, arity, table)
+    if mnemonic in ELEMENTWISE_DEQUANTIZE_OP_QUANTIZE:
+        evaluate = dequantize_op_quantize(evaluate)
+    info = OpInfo(name=name, family="elementwise", evaluate=evaluate,
                   element_types=element_types,
                   draw_signature=draw_same_shape(arity, result), draw_inputs=draw_inputs,
                   spec=mnemonic, notes=notes, extra={"arity": arity, "result_type": result})

@@ -33,6 +33,7 @@ from .. import ir
 from ..errors import OracleError
 from ..numerics import round_to
 from ..registry import Signature, op
+from ..quantization import dequantize_op_quantize
 from ._checks import reject_quantized, shape_error
 from .linalg import _in_type, _rng, _to_result, gamma, unit_roundoff, widen
 from ..types import FLOATS, ElementType, TensorType, as_element_type
@@ -305,6 +306,7 @@ _EXTRA = {"error_bound": batch_norm_error_bound}
 @op("stablehlo.batch_norm_inference", family="batch_norm", element_types=_FLOAT_NAMES,
     draw_signature=lambda draw, et: _draw_batch_norm(draw, et, "inference"), draw_inputs=_inputs_for("inference"),
     extra=_EXTRA, notes="the spec's decomposition in longdouble, rounded once")
+@dequantize_op_quantize
 def batch_norm_inference(op_, args, ctx, env):
     _check(op_, args, features={1: "C3", 2: "C4", 3: "C5", 4: "C6"}, same_shape={5: "C7"})
     return _evaluate(op_, args)
@@ -313,6 +315,7 @@ def batch_norm_inference(op_, args, ctx, env):
 @op("stablehlo.batch_norm_training", family="batch_norm", element_types=_FLOAT_NAMES,
     draw_signature=lambda draw, et: _draw_batch_norm(draw, et, "training"), draw_inputs=_inputs_for("training"),
     extra=_EXTRA, notes="the spec's decomposition in longdouble, rounded once")
+@dequantize_op_quantize
 def batch_norm_training(op_, args, ctx, env):
     _check(op_, args, features={1: "C3", 2: "C4", 4: "C5", 5: "C6"}, same_shape={3: "C7"})
     return _evaluate(op_, args)
@@ -321,6 +324,7 @@ def batch_norm_training(op_, args, ctx, env):
 @op("stablehlo.batch_norm_grad", family="batch_norm", element_types=_FLOAT_NAMES,
     draw_signature=lambda draw, et: _draw_batch_norm(draw, et, "grad"), draw_inputs=_inputs_for("grad"),
     extra=_EXTRA, notes="the spec's decomposition (XLA's batchnorm_expander formulas) in longdouble, rounded once")
+@dequantize_op_quantize
 def batch_norm_grad(op_, args, ctx, env):
     _check(op_, args, features={1: "C5", 2: "C4", 3: "C4", 6: "C4", 7: "C4"}, same_shape={4: "C3", 5: "C3"})
     return _evaluate(op_, args)

@@ -16,8 +16,8 @@ from ..errors import OracleError
 from ..evaluator import batchable
 from ..grid import ProcessId, process_of
 from ..registry import op
+from ..quantization import on_storage
 from ..types import ALL_ELEMENT_TYPES, ELEMENT_TYPES, TensorType, element_type_of_dtype
-from ._checks import reject_quantized
 from .reductions import record_masks, schedule_free, values_differ
 from .conversion import convert_array
 
@@ -181,8 +181,8 @@ def partition_id(op_, args, ctx, env):
 
 
 @op("stablehlo.all_gather", **_generated("all_gather"))
+@on_storage
 def all_gather(op_, args, ctx, env):
-    reject_quantized(op_)
     dim = int(op_.attr("all_gather_dim"))
     for x in args:
         if not 0 <= dim < x.ndim:  # all_gather (C1)
@@ -195,8 +195,8 @@ def all_gather(op_, args, ctx, env):
 
 
 @op("stablehlo.all_reduce", **_generated("all_reduce"))
+@on_storage
 def all_reduce(op_, args, ctx, env):
-    reject_quantized(op_)
     _check_computation(op_, [v.type for v in op_.operands], "C5")
     process, groups, channel = _process_groups(op_, ctx, global_ids=True, constraints=("C1", "C3", "C4"))
     group = _my_group(op_, groups, process.id)
@@ -207,8 +207,8 @@ def all_reduce(op_, args, ctx, env):
 
 
 @op("stablehlo.reduce_scatter", **_generated("reduce_scatter"))
+@on_storage
 def reduce_scatter(op_, args, ctx, env):
-    reject_quantized(op_)
     (x,) = args
     dim = int(op_.attr("scatter_dimension"))
     if not 0 <= dim < x.ndim:  # reduce_scatter (C2)
@@ -228,8 +228,8 @@ def reduce_scatter(op_, args, ctx, env):
 
 
 @op("stablehlo.all_to_all", **_generated("all_to_all"))
+@on_storage
 def all_to_all(op_, args, ctx, env):
-    reject_quantized(op_)
     split_dim, concat_dim = int(op_.attr("split_dimension")), int(op_.attr("concat_dimension"))
     split_count = int(op_.attr("split_count"))
     for x in args:
@@ -259,8 +259,8 @@ def _zeros_like(x: np.ndarray) -> np.ndarray:
 
 
 @op("stablehlo.collective_permute", **_generated("collective_permute"))
+@on_storage
 def collective_permute(op_, args, ctx, env):
-    reject_quantized(op_)
     (x,) = args
     pairs = _groups_attr(op_, "source_target_pairs")
     if any(len(p) != 2 for p in pairs):  # collective_permute (C1)
@@ -288,8 +288,8 @@ def collective_permute(op_, args, ctx, env):
 
 
 @op("stablehlo.collective_broadcast", **_generated("collective_broadcast"))
+@on_storage
 def collective_broadcast(op_, args, ctx, env):
-    reject_quantized(op_)
     (x,) = args
     groups_attr = _groups_attr(op_, "replica_groups")
     process, groups, channel = _replica_or_partition_groups(op_, ctx, groups_attr, "C1", "C2")

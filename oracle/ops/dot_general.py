@@ -60,6 +60,7 @@ from .. import ir
 from ..errors import OracleError, Unsupported
 from ..numerics import round_to
 from ..registry import Signature, op
+from ..quantization import dequantize_op_quantize
 from ..types import ALL_ELEMENT_TYPES, ElementType, TensorType, as_element_type
 from ._checks import reject_quantized, shape_error
 from ._elementwise import wrap
@@ -550,7 +551,7 @@ def cancelling_inputs(rng: np.random.Generator, et: ElementType, lhs_shape, rhs_
     lhs[2j] and negates rhs[2j]), so exact sums are ~0 while sum |a*b| is large: catastrophic
     cancellation.  A few lhs elements are then nudged so that a small, exact residue remains."""
     lhs, rhs = _random_floats(rng, et, lhs_shape), _random_floats(rng, et, rhs_shape)
-    h = lhs_shape[lhs_axis] // 2
+    h = min(lhs_shape[lhs_axis], rhs_shape[rhs_axis]) // 2  # (convolution: a group of lhs features)
     if h:
         lt = np.moveaxis(lhs, lhs_axis, 0)
         rt = np.moveaxis(rhs, rhs_axis, 0)
@@ -602,6 +603,7 @@ def dot_general_error_bound(op_, inputs, result_types) -> list:
     extra={"error_bound": dot_general_error_bound},
     notes="exact (integers modulo 2**64, floats in float64 / compensated), rounded once; "
           "compared within a per-element error bound (extra['error_bound'])")
+@dequantize_op_quantize
 def dot_general(op_, args, ctx, env):
     L, R, shape, operand, result = _prepare(op_, args)
     return [np.array(round_result(wide_dot(L, R, operand), result).reshape(shape), order="C")]

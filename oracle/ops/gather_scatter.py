@@ -26,8 +26,9 @@ from .. import ir
 from ..errors import OracleError, UndefinedBehavior
 from ..evaluator import batchable
 from ..registry import Signature, op
+from ..quantization import on_storage
 from ..types import ALL_ELEMENT_TYPES, ELEMENT_TYPES, TensorType, as_element_type
-from ._checks import reject_quantized, shape_error
+from ._checks import shape_error
 from .conversion import convert_array
 from .indexing import draw_data, draw_index_values, index_types, index_values
 from .structural import _ints
@@ -329,8 +330,8 @@ def _draw_gather_inputs(draw, sig):
 @op("stablehlo.gather", family="gather_scatter", element_types=_ALL_NAMES, draw_signature=_draw_gather,
     draw_inputs=_draw_gather_inputs,
     notes="indices_are_sorted = true with unsorted indices: undefined (impl_defined masks the result)")
+@on_storage
 def gather(op_, args, ctx, env):
-    reject_quantized(op_)
     operand, indices = args
     dn = _dimension_numbers(op_, "dimension_numbers", _GATHER_FIELDS)
     return [_gather(op_, operand, indices, _ints(op_, "slice_sizes"), dn)]
@@ -359,8 +360,8 @@ def _draw_dynamic_gather(draw, element_type):
 
 @op("stablehlo.dynamic_gather", family="gather_scatter", element_types=_ALL_NAMES,
     draw_signature=_draw_dynamic_gather, draw_inputs=_draw_gather_inputs)
+@on_storage
 def dynamic_gather(op_, args, ctx, env):
-    reject_quantized(op_)
     operand, indices, sizes = args
     if not op_.operands[2].type.element_type.is_integer or np.ndim(sizes) != 1:  # (I3)
         raise OracleError(f"slice_sizes must be a 1-dimensional tensor of integer type, got {op_.operands[2].type}",
@@ -606,6 +607,6 @@ def _draw_scatter_inputs(draw, sig):
     draw_inputs=_draw_scatter_inputs,
     notes="schedule = row-major order of the update indices; out-of-bounds update elements are skipped "
           "one by one; impl_defined masks elements whose result depends on the order")
+@on_storage
 def scatter(op_, args, ctx, env):
-    reject_quantized(op_)
     return _scatter(op_, args, ctx, env)

@@ -13,8 +13,9 @@ import numpy as np
 from .. import ir
 from ..errors import OracleError
 from ..registry import Signature, op
+from ..quantization import on_storage
 from ..types import ALL_ELEMENT_TYPES, ELEMENT_TYPES, TensorType, as_element_type
-from ._checks import reject_quantized, shape_error
+from ._checks import shape_error
 from .structural import _ints
 
 __all__ = ["index_values", "index_types", "draw_index_values", "draw_data"]
@@ -132,8 +133,8 @@ def _draw_pad(draw, element_type):
 
 
 @op("stablehlo.pad", family="indexing", element_types=_ALL_NAMES, draw_signature=_draw_pad)
+@on_storage
 def pad(op_, args, ctx, env):
-    reject_quantized(op_)
     x, value = args
     low, high, interior = (_ints(op_, n) for n in ("edge_padding_low", "edge_padding_high", "interior_padding"))
     return [_pad(op_, x, value, low, high, interior, op_.results[0].type)]
@@ -168,8 +169,8 @@ def _draw_dynamic_pad_inputs(draw, sig):
 
 @op("stablehlo.dynamic_pad", family="indexing", element_types=_ALL_NAMES, draw_signature=_draw_dynamic_pad,
     draw_inputs=_draw_dynamic_pad_inputs)
+@on_storage
 def dynamic_pad(op_, args, ctx, env):
-    reject_quantized(op_)
     x, value, low, high, interior = args
     for k, name in ((2, "edge_padding_low"), (3, "edge_padding_high"), (4, "interior_padding")):
         _check_integer(op_, op_.operands[k], name, "C2")
@@ -193,8 +194,8 @@ def _draw_reverse(draw, element_type):
 
 
 @op("stablehlo.reverse", family="indexing", element_types=_ALL_NAMES, draw_signature=_draw_reverse)
+@on_storage
 def reverse(op_, args, ctx, env):
-    reject_quantized(op_)
     (x,) = args
     dims = _ints(op_, "dimensions")
     if op_.results[0].type.element_type != op_.operands[0].type.element_type:  # reverse (C1)
@@ -251,8 +252,8 @@ def _draw_dynamic_slice_inputs(draw, sig):
 
 @op("stablehlo.dynamic_slice", family="indexing", element_types=_ALL_NAMES, draw_signature=_draw_dynamic_slice,
     draw_inputs=_draw_dynamic_slice_inputs)
+@on_storage
 def dynamic_slice(op_, args, ctx, env):
-    reject_quantized(op_)
     x = args[0]
     sizes = _ints(op_, "slice_sizes")
     if op_.results[0].type.element_type != op_.operands[0].type.element_type:  # dynamic_slice (C1)
@@ -287,8 +288,8 @@ def _draw_dynamic_update_slice_inputs(draw, sig):
 
 @op("stablehlo.dynamic_update_slice", family="indexing", element_types=_ALL_NAMES,
     draw_signature=_draw_dynamic_update_slice, draw_inputs=_draw_dynamic_update_slice_inputs)
+@on_storage
 def dynamic_update_slice(op_, args, ctx, env):
-    reject_quantized(op_)
     x, update = args[:2]
     operand_t, update_t = op_.operands[0].type, op_.operands[1].type
     if op_.results[0].type.element_type != operand_t.element_type:  # dynamic_update_slice (C1)

@@ -19,7 +19,8 @@ from .. import ir
 from ..errors import OracleError
 from ..numerics import round_to
 from ..registry import Signature, op
-from ._checks import reject_quantized, shape_error
+from ..quantization import dequantize_op_quantize
+from ._checks import shape_error
 from ..types import COMPLEXES, FLOATS, ElementType, TensorType, as_element_type
 
 __all__ = ["widen", "unit_roundoff", "gamma", "cholesky_factor", "solve_triangular"]
@@ -253,8 +254,8 @@ def cholesky_error_bound(op_, inputs, result_types):
     draw_inputs=_draw_cholesky_inputs, extra={"error_bound": cholesky_error_bound},
     notes="computed in longdouble from the triangle named by lower; the other strict triangle is 0 "
           "(implementation-defined, masked)")
+@dequantize_op_quantize
 def cholesky(op_, args, ctx, env):
-    reject_quantized(op_)
     (a,) = args
     a_t, r_t = op_.operands[0].type, op_.results[0].type
     if a_t.element_type != r_t.element_type:  # cholesky (C1)
@@ -371,8 +372,8 @@ def _draw_triangular_solve_inputs(draw, sig):
     draw_signature=_draw_triangular_solve, draw_inputs=_draw_triangular_solve_inputs,
     extra={"error_bound": triangular_solve_error_bound},
     notes="substitution in longdouble; reads only the named triangle; unit_diagonal replaces the diagonal by 1")
+@dequantize_op_quantize
 def triangular_solve(op_, args, ctx, env):
-    reject_quantized(op_)
     a, b = args
     a_t, b_t, r_t = op_.operands[0].type, op_.operands[1].type, op_.results[0].type
     _check_same_baseline(op_, a_t, b_t, "C1")  # triangular_solve (C1)

@@ -40,8 +40,9 @@ from .. import ir
 from ..errors import OracleError
 from ..evaluator import batchable
 from ..registry import Signature, op
+from ..quantization import on_storage
 from ..types import ALL_ELEMENT_TYPES, ElementType, TensorType, as_element_type
-from ._checks import reject_quantized, shape_error
+from ._checks import shape_error
 from .conversion import convert_array
 
 __all__ = ["run_body", "reduce_arrays", "schedule_free", "values_differ"]
@@ -144,6 +145,8 @@ def schedule_free(region: ir.Region, inits, types) -> tuple[bool, bool]:
     """(every schedule gives the same result, only up to float rounding).  The first is True
     for monoid bodies whose init values are identities."""
     names = _monoid_ops(region, len(types))
+    if any(et.is_quantized for et in types):  # each quantized step rounds: never a monoid
+        return False, False
     if names is None or not all(_is_identity(nm, i, et) for nm, i, et in zip(names, inits, types)):
         return False, False
     rounding = any(nm in _ROUNDING and (et.is_float or et.is_complex) for nm, et in zip(names, types))
@@ -402,8 +405,8 @@ def _draw_map(draw, element_type):
 @op("stablehlo.reduce", family="reductions", element_types=_ALL_NAMES,
     draw_signature=_draw_reduce, draw_inputs=_draw_inits,
     notes="schedule: body(init, adjacent-pair tree); schedule-dependent elements are implementation-defined")
+@on_storage
 def reduce(op_, args, ctx, env):
-    reject_quantized(op_)
     inputs, inits, in_types = _inputs_and_inits(op_, args, "C3", "C2")
     rank = inputs[0].ndim
     dims = _ints(op_, "dimensions")
@@ -484,8 +487,8 @@ def _windows(padded: np.ndarray, window, strides, dilations, counts) -> np.ndarr
 @op("stablehlo.reduce_window", family="reductions", element_types=_ALL_NAMES,
     draw_signature=_draw_reduce_window, draw_inputs=_draw_inits,
     notes="windows stacked and reduced like reduce (one batched body call per tree level)")
+@on_storage
 def reduce_window(op_, args, ctx, env):
-    reject_quantized(op_)
     inputs, inits, in_types = _inputs_and_inits(op_, args, "C1", "C3")
     rank = inputs[0].ndim
     window, strides, base_dil, win_dil = _window_attrs(op_, rank, [
@@ -564,8 +567,8 @@ def _scatter_reduce(ctx, scatter, init, targets, values, size, et, env, init_las
 @op("stablehlo.select_and_scatter", family="reductions", element_types=_ALL_NAMES,
     draw_signature=_draw_select_and_scatter, draw_inputs=_draw_inits,
     notes="selection: left fold over each window's operand elements (padding holds no values)")
+@on_storage
 def select_and_scatter(op_, args, ctx, env):
-    reject_quantized(op_)
     operand, source, init = args
     ot, st_, it = (v.type.element_type for v in op_.operands)
     if st_ != ot:  # (C1)
@@ -618,8 +621,8 @@ def select_and_scatter(op_, args, ctx, env):
 # --------------------------------------------------------------------------- map
 
 @op("stablehlo.map", family="reductions", element_types=_ALL_NAMES, draw_signature=_draw_map)
+@on_storage
 def map_(op_, args, ctx, env):
-    reject_quantized(op_)
     if not args:  # map (C2)
         raise OracleError("needs at least one input", op=op_.name, constraint="C2")
     shape = args[0].shape

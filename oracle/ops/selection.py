@@ -14,7 +14,8 @@ import numpy as np
 from .. import ir
 from ..errors import OracleError
 from ..registry import Signature, op
-from ._checks import reject_quantized, shape_error
+from ..quantization import dequantize_op_quantize
+from ._checks import shape_error
 from ..types import ALL_ELEMENT_TYPES, BOOL, ElementType, TensorType, as_element_type
 
 __all__ = ["total_order_key", "compare_arrays", "maximum_array", "minimum_array"]
@@ -177,8 +178,8 @@ def _draw_compare(draw, element_type):
 
 @op("stablehlo.compare", family="selection", element_types=_ALL_NAMES, draw_signature=_draw_compare,
     notes="TOTALORDER: IEEE totalOrder keys for every direction (EQ = same bits); FNUZ NaN sorts lowest")
+@dequantize_op_quantize
 def compare(op_, args, ctx, env):
-    reject_quantized(op_)
     lhs, rhs = args
     lt, rt = op_.operands[0].type, op_.operands[1].type
     et = lt.element_type
@@ -208,8 +209,8 @@ def _draw_select(draw, element_type):
 
 @op("stablehlo.select", family="selection", element_types=_ALL_NAMES, draw_signature=_draw_select,
     notes="element_types are on_true/on_false's (pred is always i1)")
+@dequantize_op_quantize
 def select(op_, args, ctx, env):
-    reject_quantized(op_)
     pred, on_true, on_false = args
     if op_.operands[0].type.element_type != BOOL:  # select (I1)
         raise OracleError(f"pred must be a tensor of i1, got {op_.operands[0].type}", op=op_.name, constraint="C1")
@@ -237,8 +238,8 @@ def _draw_clamp(draw, element_type):
 
 @op("stablehlo.clamp", family="selection", element_types=_ALL_NAMES, draw_signature=_draw_clamp,
     notes="minimum(maximum(operand, min), max) with IEEE-754 maximum/minimum (NaN propagates)")
+@dequantize_op_quantize
 def clamp(op_, args, ctx, env):
-    reject_quantized(op_)
     lo, x, hi = args
     types = [v.type.element_type for v in op_.operands]
     et = types[1]

@@ -29,8 +29,9 @@ import numpy as np
 from .. import ir
 from ..errors import OracleError
 from ..registry import Signature, op
+from ..quantization import on_storage
 from ..types import ALL_ELEMENT_TYPES, BOOL, TensorType, as_element_type
-from ._checks import reject_quantized, shape_error
+from ._checks import shape_error
 from .reductions import record_masks, run_body, values_differ
 
 _ALL_NAMES = tuple(t.name for t in ALL_ELEMENT_TYPES)
@@ -127,8 +128,8 @@ def _draw_sort(draw, element_type):
 
 @op("stablehlo.sort", family="sorting", element_types=_ALL_NAMES, draw_signature=_draw_sort,
     notes="stable sort by the comparator matrix; non-strict-weak comparators and unstable ties masked")
+@on_storage
 def sort(op_, args, ctx, env):
-    reject_quantized(op_)
     if not args:  # sort (C1)
         raise OracleError("needs at least one input", op=op_.name, constraint="C1")
     types = [v.type.element_type for v in op_.operands]

@@ -15,6 +15,7 @@ from .. import ir
 from ..errors import OracleError, Unsupported
 from ..numerics import note_unrepresentable
 from ..registry import Signature, op
+from ..quantization import on_storage
 from ._checks import reject_quantized, shape_error
 from ..types import ALL_ELEMENT_TYPES, ELEMENT_TYPES, ElementType, TensorType, as_element_type
 from .conversion import convert_array
@@ -60,8 +61,8 @@ def _draw_constant(draw, element_type):
 
 
 @op("stablehlo.constant", family="structural", element_types=_ALL_NAMES, draw_signature=_draw_constant)
+@on_storage
 def constant(op_, args, ctx, env):
-    reject_quantized(op_)
     attr = op_.attributes.get("value")
     if not isinstance(attr, ir.DenseElements):
         raise Unsupported(f"constant value {attr} is not a dense tensor literal", op=op_.name)
@@ -136,8 +137,8 @@ def _draw_reshape(draw, element_type):
 
 
 @op("stablehlo.reshape", family="structural", element_types=_ALL_NAMES, draw_signature=_draw_reshape)
+@on_storage
 def reshape(op_, args, ctx, env):
-    reject_quantized(op_)
     (x,) = args
     out_t = op_.results[0].type
     if out_t.element_type != op_.operands[0].type.element_type:  # reshape (C1)
@@ -172,8 +173,8 @@ def _draw_transpose(draw, element_type):
 
 
 @op("stablehlo.transpose", family="structural", element_types=_ALL_NAMES, draw_signature=_draw_transpose)
+@on_storage
 def transpose(op_, args, ctx, env):
-    reject_quantized(op_)
     (x,) = args
     perm = _ints(op_, "permutation")
     if sorted(perm) != list(range(x.ndim)):  # transpose (C2)
@@ -201,8 +202,8 @@ def _draw_broadcast_in_dim(draw, element_type):
 
 @op("stablehlo.broadcast_in_dim", family="structural", element_types=_ALL_NAMES,
     draw_signature=_draw_broadcast_in_dim)
+@on_storage
 def broadcast_in_dim(op_, args, ctx, env):
-    reject_quantized(op_)
     (x,) = args
     out_t = op_.results[0].type
     dims = _ints(op_, "broadcast_dimensions")
@@ -257,8 +258,8 @@ def _draw_slice(draw, element_type):
 
 
 @op("stablehlo.slice", family="structural", element_types=_ALL_NAMES, draw_signature=_draw_slice)
+@on_storage
 def slice_(op_, args, ctx, env):
-    reject_quantized(op_)
     (x,) = args
     starts, limits, strides = (_ints(op_, n) for n in ("start_indices", "limit_indices", "strides"))
     if not len(starts) == len(limits) == len(strides) == x.ndim:  # slice (C2)
@@ -290,8 +291,8 @@ def _draw_concatenate(draw, element_type):
 
 
 @op("stablehlo.concatenate", family="structural", element_types=_ALL_NAMES, draw_signature=_draw_concatenate)
+@on_storage
 def concatenate(op_, args, ctx, env):
-    reject_quantized(op_)
     if not args:  # concatenate (C3)
         raise OracleError("needs at least one input", op=op_.name, constraint="C3")
     types = [v.type.element_type for v in op_.operands]

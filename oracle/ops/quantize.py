@@ -1,0 +1,74 @@
+"""uniform_quantize and uniform_dequantize (spec sections of the same names); the formulas
+themselves live in ``oracle/quantization.py``."""
+
+from __future__ import annotations
+
+from ..errors import OracleError
+from ..quantization import dequantize, is_quantized, quantize
+from ..registry import Signature, op
+from ..types import TensorType
+
+_EXPRESSED = ("f16", "bf16", "f32")
+
+
+def _draw_uniform_quantize(draw, element_type):
+    """A float operand quantized to a drawn type, or (element_type a quantized key) a
+    requantization between two drawn types of that storage type."""
+    from generators.quantized import quantized_element_types
+    from generators.shapes import shapes
+    shape = draw(shapes(max_rank=3))
+    if getattr(element_type, "is_quantized", False) or str(element_type).startswith("q."):
+        src = draw(quantized_element_types(element_type, shape=shape))
+        dst = draw(quantized_element_types(element_type, shape=shape, expressed=src.expressed_type))
+        return Signature((TensorType(shape, src),), {}, (TensorType(shape, dst),))
+    from ..types import as_element_type
+    ex = as_element_type(element_type)
+    dst = draw(quantized_element_types(None, shape=shape, expressed=ex))
+    return Signature((TensorType(shape, ex),), {}, (TensorType(shape, dst),))
+
+
+def _draw_uniform_dequantize(draw, element_type):
+    from generators.quantized import quantized_element_types
+    from generators.shapes import shapes
+    shape = draw(shapes(max_rank=3))
+    src = draw(quantized_element_types(element_type, shape=shape))
+    return Signature((TensorType(shape, src),), {}, (TensorType(shape, src.expressed_type),))
+
+
+def _check_shape(op_, x):
+    out_t = op_.results[0].type
+    if not out_t.matches_shape(x.shape):  # (C1) shape(operand) = shape(result)
+        raise OracleError(f"shape(operand) {x.shape} != shape(result) {out_t}", op=op_.name, constraint="C1")
+    return out_t
+
+
+@op("stablehlo.uniform_quantize", family="quantize", element_types=_EXPRESSED,
+    draw_signature=_draw_uniform_quantize)
+def uniform_quantize(op_, args, ctx, env):
+    (x,) = args
+    in_t = op_.operands[0].type
+    out_t = _check_shape(op_, x)
+    if not is_quantized(out_t):  # (O1) result: quantized tensor
+        raise OracleError(f"result type {out_t} is not quantized", op=op_.name, constraint="O1")
+    in_et = in_t.element_type
+    expected = in_et.expressed_type if is_quantized(in_t) else in_et
+    if not getattr(expected, "is_float", False) or out_t.element_type.expressed_type != expected:  # (C2)
+        raise OracleError(f"expressed_type(result) {out_t.element_type.expressed_type} != {expected}",
+                          op=op_.name, constraint="C2")
+    out_t = TensorType(x.shape, out_t.element_type)
+    if is_quantized(in_t):  # float_result = dequantize(operand); result = quantize(float_result, type(result))
+        return [quantize(dequantize(x, TensorType(x.shape, in_et)), out_t)]
+    return [quantize(x, out_t)]
+
+
+@op("stablehlo.uniform_dequantize", family="quantize", element_types=(), draw_signature=_draw_uniform_dequantize)
+def uniform_dequantize(op_, args, ctx, env):
+    (x,) = args
+    in_t = op_.operands[0].type
+    out_t = _check_shape(op_, x)
+    if not is_quantized(in_t):  # (I1) operand: quantized tensor
+        raise OracleError(f"operand type {in_t} is not quantized", op=op_.name, constraint="I1")
+    if out_t.element_type != in_t.element_type.expressed_type:  # (C2)
+        raise OracleError(f"element_type(result) {out_t.element_type} != expressed_type(operand) "
+                          f"{in_t.element_type.expressed_type}", op=op_.name, constraint="C2")
+    return [dequantize(x, TensorType(x.shape, in_t.element_type))]

@@ -1,0 +1,200 @@
+"""Quantized tensors on the oracle (spec "Quantization computations" and "Quantization").
+
+A quantized tensor's numpy value is its array of STORAGE integers (dtype of the storage
+type), as everywhere else in the oracle: literals, inputs and results all carry storage
+values.  This module holds
+
+* ``dequantize`` / ``quantize``: the spec's two formulas, step by step, per-tensor and
+  per-axis, every integer storage type, any float expressed type;
+* the ONE generic mechanism every family uses, as a decorator on an op's evaluate function:
+
+  - ``@dequantize_op_quantize``: dequantize every quantized operand, run the op's float
+    evaluation on a *float view* of the op (same op, quantized types replaced by their
+    expressed types), quantize every result whose type is quantized.  This one path is
+    the spec's ``dequantize_op_quantize``, ``dequantize_compare`` (results are i1, the
+    comparison type becomes FLOAT), ``dequantize_select_quantize``,
+    ``dequantize_batch_norm_grad_or_training_quantize`` (several results) and
+    ``hybrid_dequantize_then_op`` (float lhs, quantized rhs, float result);
+  - ``@on_storage``: ops that only move, select or repeat elements (reshape, transpose,
+    slice, gather, pad, collectives, ...): the storage integers move unchanged, on a
+    *storage view* of the op (quantized types replaced by their storage types).  Ops with
+    regions (reduce, sort, scatter, map, ...) keep their quantized types: their bodies run
+    on quantized scalars, and each op of a body applies its own rule.
+
+Arithmetic follows the formulas literally, each step rounded once to the expressed type
+(float64 holds every intermediate exactly or rounds innocuously: a single +, -, *, / of two
+values of <= 24 significant bits rounded via float64 equals the directly rounded result).
+One deliberate reading: ``x_storage - zero_points`` is computed exactly (in the spec it is
+typed as the storage type, where e.g. 127 - (-128) would wrap, which no implementation
+does and which would make dequantize non-monotonic).
+
+The spec ("Quantization") makes the interpretation of quantized ops implementation-defined
+(float dequantize-op-quantize or integer arithmetic); the oracle computes the documented
+float formula, and ``reports/tolerance.py`` says how far a backend may stray from it.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from . import ir
+from .errors import OracleError
+from .numerics import round_to
+from .types import ELEMENT_TYPES, ElementType, QuantizedElementType, TensorType
+
+_F64 = np.float64
+
+
+def is_quantized(t) -> bool:
+    """True for a quantized tensor type (or a quantized element type)."""
+    et = t.element_type if isinstance(t, TensorType) else t
+    return isinstance(et, QuantizedElementType)
+
+
+def expressed(t: TensorType) -> TensorType:
+    return TensorType(t.shape, t.element_type.expressed_type) if is_quantized(t) else t
+
+
+def storage(t: TensorType) -> TensorType:
+    return TensorType(t.shape, t.element_type.storage_type) if is_quantized(t) else t
+
+
+def _per_element(params, qt: QuantizedElementType, shape, dtype) -> np.ndarray:
+    """compute_scales / compute_zero_points: one parameter per element of ``shape``."""
+    p = np.asarray(params, dtype=dtype)
+    if qt.quantization_dimension is None:
+        return p.reshape(())
+    d = qt.quantization_dimension
+    if len(shape) <= d or shape[d] != p.size:  # quantized tensor (C12), (C13)
+        raise OracleError(f"per-axis {qt}: dimension {d} of shape {tuple(shape)} needs {p.size} elements",
+                          constraint="C13")
+    return p.reshape([-1 if i == d else 1 for i in range(len(shape))])
+
+
+def _round(x: np.ndarray, et: ElementType) -> np.ndarray:
+    """float64 values rounded once to ``et`` (as float64 again)."""
+    return round_to(np.asarray(x, dtype=_F64), et).astype(_F64)
+
+
+def _int_to_float(n: np.ndarray, et: ElementType) -> np.ndarray:
+    """convert(integer, et) for exact integers held as int64/uint64 or Python ints (object),
+    rounded once (via round-to-odd onto 53 bits where float64 cannot hold them)."""
+    from .ops.conversion import convert_array
+    if n.dtype != object:
+        src = ELEMENT_TYPES["i64" if n.dtype.kind == "i" else "ui64"]
+        return convert_array(n, src, et).astype(_F64)
+    def odd53(v: int) -> float:  # |v| >= 2**63 only happens for 64-bit storage
+        m, e = abs(v), 0
+        while m >= 1 << 53:
+            m, e = (m >> 1) | (m & 1), e + 1  # sticky bit: round to odd
+        return float(-m if v < 0 else m) * 2.0 ** e
+    return _round(np.array([odd53(int(v)) for v in n.ravel()], dtype=_F64).reshape(n.shape), et)
+
+
+def dequantize(x: np.ndarray, t: TensorType) -> np.ndarray:
+    """The spec's dequantize(x) for storage values ``x`` of quantized tensor type ``t``:
+    convert(x_storage - zero_points, expressed_type) * scales."""
+    qt = t.element_type
+    ex = qt.expressed_type
+    wide = qt.storage_type.bits == 64
+    zps = _per_element(qt.zero_points, qt, x.shape, object if wide else np.int64)
+    x_sub = (x.astype(object) if wide else x.astype(np.int64)) - zps  # exact (see module docstring)
+    if wide and all(-(1 << 63) <= int(v) < 1 << 63 for v in np.ravel(x_sub)):
+        x_sub = x_sub.astype(np.int64)
+    x_expressed_sub = _int_to_float(np.asarray(x_sub), ex)
+    scales = _round(_per_element(qt.scales, qt, x.shape, _F64), ex)  # constant(scale, expressed_type)
+    return round_to(x_expressed_sub * scales, ex).astype(ex.dtype)
+
+
+def quantize(x: np.ndarray, t: TensorType) -> np.ndarray:
+    """The spec's quantize(x, t) for float values ``x`` of t's expressed type: storage values
+    convert(round_nearest_even(clamp(min, x / scales + zero_points, max)), storage_type)."""
+    from .ops.conversion import convert_array
+    qt = t.element_type
+    ex, st = qt.expressed_type, qt.storage_type
+    x = np.asarray(x)
+    if x.dtype != ex.dtype:
+        raise OracleError(f"quantize: values of dtype {x.dtype} for {t} (expressed type {ex})")
+    zps = _per_element([int(z) for z in qt.zero_points], qt, x.shape, object)
+    converted_zero_points = _int_to_float(np.asarray(zps, dtype=object), ex)
+    converted_min = _int_to_float(np.array([qt.min], dtype=object), ex)[0]
+    converted_max = _int_to_float(np.array([qt.max], dtype=object), ex)[0]
+    scales = _round(_per_element(qt.scales, qt, x.shape, _F64), ex)
+    with np.errstate(all="ignore"):
+        x_scaled = _round(x.astype(_F64) / scales, ex)
+        x_scaled_add_zp = _round(x_scaled + converted_zero_points, ex)
+        # clamp = minimum(maximum(x, min), max); NaN stays NaN (convert then decides)
+        x_clamped = np.minimum(np.maximum(x_scaled_add_zp, converted_min), converted_max)
+        x_rounded = np.rint(x_clamped)  # round_nearest_even, exact in float64
+    # convert(x_rounded, result_type): float -> storage integer; NaN, or a bound that rounded
+    # past the storage range in the expressed type, is implementation-defined (conversion.py).
+    return convert_array(x_rounded.astype(ex.dtype), ex, st)
+
+
+# ---------------------------------------------------------------------------- op views
+
+def _retyped(op_: ir.Op, retype, attributes=None) -> ir.Op:
+    """``op_`` with every operand/result type mapped through ``retype`` (fresh Values)."""
+    def value(v):
+        return ir.Value(retype(v.type), v.name) if isinstance(v.type, TensorType) else v
+    return ir.Op(op_.name, tuple(value(v) for v in op_.operands), tuple(value(v) for v in op_.results),
+                 dict(op_.attributes) if attributes is None else attributes, op_.regions, op_.location)
+
+
+def _has_quantized(op_: ir.Op) -> bool:
+    return any(is_quantized(v.type) for v in tuple(op_.operands) + tuple(op_.results)
+               if isinstance(v.type, TensorType))
+
+
+def _float_attributes(op_: ir.Op) -> dict:
+    attrs = dict(op_.attributes)
+    value = attrs.get("value")
+    if isinstance(value, ir.DenseElements) and is_quantized(value.type):  # quantized constant
+        attrs["value"] = ir.DenseElements(dequantize(value.array, value.type), expressed(value.type))
+    if op_.name == "stablehlo.compare":  # dequantize_compare: compare(..., FLOAT)
+        attrs["compare_type"] = ir.EnumAttr("comparison_type", "FLOAT")
+    return attrs
+
+
+def dequantize_op_quantize(evaluate):
+    """The op's quantized semantics are dequantize -> float op -> quantize (see module doc)."""
+    @functools.wraps(evaluate)
+    def wrapper(op_, args, ctx, env):
+        if not _has_quantized(op_):
+            return evaluate(op_, args, ctx, env)
+        view = _retyped(op_, expressed, _float_attributes(op_))
+        float_args = [dequantize(a, v.type) if is_quantized(v.type) else a for a, v in zip(args, op_.operands)]
+        results = evaluate(view, float_args, ctx, env)
+        return [quantize(r, v.type) if is_quantized(v.type) else r for r, v in zip(results, op_.results)]
+    wrapper.quantized = "dequantize_op_quantize"
+    return wrapper
+
+
+def on_storage(evaluate):
+    """The op moves elements unchanged: it runs on the storage integers (see module doc)."""
+    @functools.wraps(evaluate)
+    def wrapper(op_, args, ctx, env):
+        if not _has_quantized(op_) or op_.regions:
+            return evaluate(op_, args, ctx, env)
+        attrs = dict(op_.attributes)
+        value = attrs.get("value")
+        if isinstance(value, ir.DenseElements) and is_quantized(value.type):  # quantized constant: storage literal
+            attrs["value"] = ir.DenseElements(value.array, storage(value.type))
+        return evaluate(_retyped(op_, storage, attrs), args, ctx, env)
+    wrapper.quantized = "on_storage"
+    return wrapper
+
+
+#: Element-wise ops whose spec says "For quantized types: dequantize_op_quantize(op, ..., type(result))"
+#: (their Inputs tables admit per-tensor quantized tensors); is_finite is not among them.
+ELEMENTWISE_DEQUANTIZE_OP_QUANTIZE = frozenset({
+    "abs", "add", "atan2", "cbrt", "ceil", "cosine", "divide", "exponential", "exponential_minus_one", "floor",
+    "log", "log_plus_one", "logistic", "maximum", "minimum", "multiply", "negate", "power", "remainder",
+    "round_nearest_afz", "round_nearest_even", "rsqrt", "sign", "sine", "sqrt", "subtract", "tan", "tanh"})
+
+
+def quantized_semantics(info) -> str | None:
+    """How an OpInfo treats quantized tensors: "dequantize_op_quantize", "on_storage" or None."""
+    return getattr(info.evaluate, "quantized", None)

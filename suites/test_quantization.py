@@ -1,0 +1,184 @@
+"""Quantized types on the oracle: the spec's quantize/dequantize formulas against hand-computed
+values, the generic dequantize-op-quantize / storage mechanism per op, and the generators."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from generators.quantized import quantized_element_types, storage_values
+from oracle import OracleError
+from oracle.evaluator import evaluate
+from oracle.mlir_text import parse_module
+from oracle.quantization import dequantize, quantize
+from oracle.types import QuantizedElementType, TensorType, element_type, parse_element_type
+
+
+def _q(text):
+    return parse_element_type(text)
+
+
+def _run(body: str, args: list[tuple[str, np.ndarray]], result: str):
+    params = ", ".join(f"%a{i}: {t}" for i, (t, _) in enumerate(args))
+    module = parse_module(f"func.func @main({params}) -> {result} {{\n  %r = {body}\n  func.return %r : {result}\n}}")
+    return evaluate(module, [x for _, x in args])[0]
+
+
+# ------------------------------------------------------------------- the formulas
+
+def test_quantize_rounds_ties_to_even_after_the_zero_point():
+    t = TensorType((6,), _q("!quant.uniform<i8:f32, 0.5:1>"))
+    # x / 0.5 + 1: 0.25 -> 1.5 -> 2 (even), 0.75 -> 2.5 -> 2, -0.25 -> 0.5 -> 0, -0.75 -> -0.5 -> -0
+    x = np.array([0.25, 0.75, -0.25, -0.75, 1000.0, -1000.0], np.float32)
+    assert quantize(x, t).tolist() == [2, 2, 0, 0, 127, -128]  # then clamped to [-128, 127]
+
+
+def test_quantize_clamps_to_a_narrowed_storage_range():
+    t = TensorType((3,), _q("!quant.uniform<i8<-8:7>:f32, 1.0:0>"))
+    assert quantize(np.array([-100, 3.4, 100], np.float32), t).tolist() == [-8, 3, 7]
+
+
+def test_dequantize_subtracts_the_zero_point_exactly():
+    # 127 - (-128) = 255 does not fit i8: the subtraction is exact, not wrapped
+    t = TensorType((2,), _q("!quant.uniform<i8:f32, 0.5:-128>"))
+    assert dequantize(np.array([127, -128], np.int8), t).tolist() == [127.5, 0.0]
+
+
+def test_per_axis_parameters_follow_the_quantization_dimension():
+    t = TensorType((2, 2), _q("!quant.uniform<i8:f32:1, {0.1:-30,0.5:-20}>"))
+    x = np.array([[10, 10], [-30, -20]], np.int8)
+    np.testing.assert_allclose(dequantize(x, t), [[4.0, 15.0], [0.0, 0.0]], rtol=1e-6)
+    assert quantize(np.array([[4.0, 15.0], [0.0, 0.0]], np.float32), t).tolist() == x.tolist()
+
+
+def test_bf16_expressed_type_rounds_each_step():
+    # (1001 - 0) converted to bf16 is 1000 (8 significant bits), times scale 1 -> 1000
+    t = TensorType((1,), _q("!quant.uniform<i16:bf16, 1.0:0>"))
+    out = dequantize(np.array([1001], np.int16), t)
+    assert out.dtype == ml_dtypes.bfloat16 and float(out[0]) == 1000.0
+
+
+def test_64_bit_storage():  # the formula; MLIR's quant dialect itself stops at 32-bit storage
+    t = TensorType((2,), _q("!quant.uniform<i64:f32, 1.0:-9223372036854775808>"))
+    x = np.array([9223372036854775807, -9223372036854775808], np.int64)
+    assert dequantize(x, t).tolist() == [2.0 ** 64, 0.0]
+
+
+def test_nan_quantizes_to_an_implementation_defined_value_without_error():
+    t = TensorType((1,), _q("!quant.uniform<ui8:f32, 1.0:0>"))
+    assert quantize(np.array([np.nan], np.float32), t).dtype == np.uint8
+
+
+# --------------------------------------------------------------- ops, by mechanism
+
+Q = "tensor<3x!quant.uniform<i8:f32, 0.5:-1>>"
+Q2 = "tensor<3x!quant.uniform<i8:f32, 0.25:3>>"
+
+
+def test_requantization():
+    # storage [0, 1, 2] -> values [0.5, 1.0, 1.5] -> /0.25 + 3 = [5, 7, 9]
+    out = _run(f'"stablehlo.uniform_quantize"(%a0) : ({Q}) -> {Q2}', [(Q, np.array([0, 1, 2], np.int8))], Q2)
+    assert out.tolist() == [5, 7, 9]
+
+
+def test_multiply_dequantizes_and_requantizes():
+    # values [0.5, 1.0, 1.5]^2 = [0.25, 1.0, 2.25] -> /0.25 + 3 = [4, 7, 12]
+    x = np.array([0, 1, 2], np.int8)
+    out = _run(f'"stablehlo.multiply"(%a0, %a0) : ({Q}, {Q}) -> {Q2}', [(Q, x)], Q2)
+    assert out.tolist() == [4, 7, 12]
+
+
+def test_compare_uses_dequantized_values():
+    # lhs [0.5, 1.0, 1.5] vs rhs (0.25 scale, zp 3) storage [5, 3, 9] = [0.5, 0.0, 1.5]
+    out = _run(f'"stablehlo.compare"(%a0, %a1) {{comparison_direction = #stablehlo<comparison_direction EQ>}}'
+               f' : ({Q}, {Q2}) -> tensor<3xi1>',
+               [(Q, np.array([0, 1, 2], np.int8)), (Q2, np.array([5, 3, 9], np.int8))], "tensor<3xi1>")
+    assert out.tolist() == [True, False, True]
+
+
+def test_select_requantizes_into_the_result_type():
+    pred = np.array([True, False, True])
+    out = _run(f'"stablehlo.select"(%a0, %a1, %a2) : (tensor<3xi1>, {Q}, {Q}) -> {Q2}',
+               [("tensor<3xi1>", pred), (Q, np.array([0, 1, 2], np.int8)), (Q, np.array([3, 4, 5], np.int8))], Q2)
+    # [0.5, 2.5, 1.5] -> [5, 13, 9]
+    assert out.tolist() == [5, 13, 9]
+
+
+def test_reduce_body_runs_on_quantized_scalars():
+    S = "tensor<!quant.uniform<i8:f32, 0.5:-1>>"
+    module = parse_module(f"""func.func @main(%a: {Q}, %i: {S}) -> {S} {{
+  %r = "stablehlo.reduce"(%a, %i) ({{
+    ^bb0(%x: {S}, %y: {S}):
+      %s = "stablehlo.add"(%x, %y) : ({S}, {S}) -> {S}
+      "stablehlo.return"(%s) : ({S}) -> ()
+  }}) {{dimensions = array<i64: 0>}} : ({Q}, {S}) -> {S}
+  func.return %r : {S}
+}}""")
+    # 0.5 + 1.0 + 1.5 + init 0.0 (storage -1) = 3.0 -> 3/0.5 - 1 = 5
+    assert evaluate(module, [np.array([0, 1, 2], np.int8), np.array(-1, np.int8)])[0].tolist() == 5
+
+
+def test_quantized_constant_and_dot_general():
+    L = "tensor<1x2x!quant.uniform<i8:f32, 0.5:0>>"
+    R = "tensor<2x1x!quant.uniform<i8:f32:1, {2.0:0}>>"
+    O = "tensor<1x1x!quant.uniform<i32:f32, 1.0:0>>"
+    module = parse_module(f"""func.func @main(%a: {L}) -> {O} {{
+  %c = "stablehlo.constant"() {{value = dense<[[3], [-1]]> : tensor<2x1xi8>}} : () -> {R}
+  %r = "stablehlo.dot_general"(%a, %c) {{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1],
+       rhs_contracting_dimensions = [0]>}} : ({L}, {R}) -> {O}
+  func.return %r : {O}
+}}""")
+    # [2*0.5, 4*0.5] . [3*2, -1*2] = 1*6 + 2*(-2) = 2
+    assert evaluate(module, [np.array([[2, 4]], np.int8)])[0].tolist() == [[2]]
+
+
+def test_hybrid_dot_general_returns_floats():
+    R = "tensor<2x!quant.uniform<i8:f32, 0.5:0>>"  # rhs zero point 0 (dot_general C-constraint)
+    out = _run(f'"stablehlo.dot_general"(%a0, %a1) {{dot_dimension_numbers = #stablehlo.dot<'
+               f'lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]>}} : (tensor<2xf32>, {R})'
+               f' -> tensor<f32>', [("tensor<2xf32>", np.array([1.0, 2.0], np.float32)),
+                                    (R, np.array([3, -1], np.int8))], "tensor<f32>")
+    assert float(out) == 1.0 * 1.5 + 2.0 * -0.5
+
+
+def test_storage_ops_keep_per_axis_storage():
+    A = "tensor<2x3x!quant.uniform<i8:f32:0, {0.1:0,0.2:0}>>"
+    B = "tensor<3x2x!quant.uniform<i8:f32:1, {0.1:0,0.2:0}>>"
+    x = np.array([[1, 2, 3], [4, 5, 127]], np.int8)
+    out = _run(f'"stablehlo.transpose"(%a0) {{permutation = array<i64: 1, 0>}} : ({A}) -> {B}', [(A, x)], B)
+    assert out.tolist() == x.T.tolist()
+
+
+def test_quantize_result_must_be_quantized():
+    from oracle.errors import MlirError
+    with pytest.raises((OracleError, MlirError)):  # the MLIR verifier refuses it first
+        _run('"stablehlo.uniform_quantize"(%a0) : (tensor<2xf32>) -> tensor<2xf32>',
+             [("tensor<2xf32>", np.zeros(2, np.float32))], "tensor<2xf32>")
+
+
+# --------------------------------------------------------------------- generators
+
+@settings(max_examples=60, deadline=None)
+@given(st_data=__import__("hypothesis").strategies.data())
+def test_drawn_types_verify_and_roundtrip_through_mlir(st_data):
+    shape = (2, 3)
+    qt = st_data.draw(quantized_element_types(shape=shape))
+    assert isinstance(qt, QuantizedElementType)
+    t = TensorType(shape, qt)
+    t.verify()
+    x = storage_values(qt, shape, st_data.draw)
+    assert ((x.astype(np.int64) >= qt.min) & (x.astype(np.int64) <= qt.max)).all() if qt.storage_type.bits < 64 else True
+    module = parse_module(f"func.func @main(%a: {t}) -> {t} {{\n  func.return %a : {t}\n}}")  # MLIR accepts it
+    assert str(module.main.arguments[0].type) == str(t)
+
+
+def test_uniform_quantize_signatures_verify():
+    from suites.test_oracle_structural import check_drawn_signatures
+    check_drawn_signatures("stablehlo.uniform_quantize", max_examples=20)
+
+
+def test_keys_name_storage_types():
+    qt = quantized_element_types("q.ui4").example()
+    assert qt.storage_type == element_type("ui4")
