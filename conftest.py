@@ -24,9 +24,25 @@ def pytest_addoption(parser):
                     help="examples per op x element type (default: from the Hypothesis profile)")
 
 
+def profile_name(config) -> str:
+    return config.getoption("--hypothesis-profile", None) or os.environ.get("HYPOTHESIS_PROFILE") or "ci"
+
+
 def pytest_configure(config):
-    name = config.getoption("--hypothesis-profile", None) or os.environ.get("HYPOTHESIS_PROFILE") or "ci"
-    profiles.load(name)
+    profiles.load(profile_name(config))
+
+
+#: Markers of long runs: skipped unless selected with -m (pytest -m fuzz) or in the nightly profile.
+LONG_RUN_MARKERS = ("slow", "fuzz")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("markexpr", "") or profile_name(config) == "nightly":
+        return
+    for item in items:
+        marked = [m for m in LONG_RUN_MARKERS if m in item.keywords]
+        if marked:
+            item.add_marker(pytest.mark.skip(reason=f"{marked[0]}: run with -m {marked[0]} or the nightly profile"))
 
 
 @pytest.fixture(scope="session")
@@ -37,10 +53,9 @@ def backend_names(pytestconfig) -> list[str]:
 #: Programs drawn per op x element type x backend in the differential suite, per profile:
 #: every drawn program is compiled by each backend, so CI keeps this small and relies on the
 #: edge-reaching tensors (each case holds many edge values) rather than on many cases.
-DIFFERENTIAL_EXAMPLES = {"ci": 2, "dev": 10, "nightly": 100}
+DIFFERENTIAL_EXAMPLES = {"ci": 1, "dev": 10, "nightly": 100}
 
 
 @pytest.fixture(scope="session")
 def max_examples(pytestconfig) -> int:
-    profile = os.environ.get("HYPOTHESIS_PROFILE") or pytestconfig.getoption("--hypothesis-profile", None) or "ci"
-    return pytestconfig.getoption("--max-examples") or DIFFERENTIAL_EXAMPLES.get(profile, 2)
+    return pytestconfig.getoption("--max-examples") or DIFFERENTIAL_EXAMPLES.get(profile_name(pytestconfig), 1)

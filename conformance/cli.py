@@ -292,6 +292,33 @@ def cmd_probe(args) -> int:
     return EXIT_OK
 
 
+def cmd_fuzz(args) -> int:
+    from conformance.fuzz import Campaign, parse_shard
+
+    try:
+        shard = parse_shard(args.shard)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    if args.minutes is None and args.programs is None:
+        raise UsageError("say how long: --minutes M and/or --programs N")
+    backend = _backend(args.backend)
+    os.makedirs(args.out, exist_ok=True)
+    try:
+        campaign = Campaign(backend, args.out, seed=args.seed, shard=shard, max_ops=args.max_ops,
+                            input_sets=args.input_sets, database=args.database, timeout=args.timeout,
+                            progress=not args.quiet)
+        summary = campaign.run(minutes=args.minutes, max_programs=args.programs)
+    finally:
+        backend.close()
+    print(f"{summary['backend']}: {summary['programs']} programs ({summary['programs_per_s']}/s), "
+          f"{summary['input_sets']} input sets, finite outputs {summary['finite_output_fraction']}, "
+          f"{len(summary['ops_covered'])} ops covered, {len(summary['findings'])} findings")
+    for f in summary["findings"]:
+        print(f"  {f['signature']}: {f['reproducer']}")
+    print(f"summary: {os.path.join(args.out, 'summary.json')}")
+    return EXIT_FINDINGS if summary["findings"] else EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="shlo-conform", description="StableHLO differential conformance suite")
     sub = p.add_subparsers(dest="command", required=True)
@@ -345,6 +372,19 @@ def build_parser() -> argparse.ArgumentParser:
     ce.add_argument("--no-corpus", action="store_true", help="skip the interpreter corpus")
     ce.add_argument("--no-spec", action="store_true", help="skip the spec examples")
     ce.set_defaults(fn=cmd_certify)
+
+    fz = sub.add_parser("fuzz", help="fuzz campaign: random multi-op programs vs the oracle, shrunk findings")
+    backend_options(fz)
+    fz.set_defaults(out="fuzz")
+    fz.add_argument("--minutes", type=float, help="stop after this many minutes")
+    fz.add_argument("--programs", type=int, help="stop after this many programs")
+    fz.add_argument("--seed", type=int, default=0)
+    fz.add_argument("--shard", default="0/1", help="i/N: this machine's share of a campaign (seeds differ)")
+    fz.add_argument("--max-ops", type=int, default=8, help="ops per program (1..N)")
+    fz.add_argument("--input-sets", type=int, default=3, help="input sets per compiled program")
+    fz.add_argument("--database", help="Hypothesis example database: a folder (default DIR/hypothesis-db) "
+                                       "or redis://host:port to share one across machines")
+    fz.set_defaults(fn=cmd_fuzz)
 
     b = sub.add_parser("backends", help="list the backends and whether they are usable here")
     b.set_defaults(fn=cmd_backends)

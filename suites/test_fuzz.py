@@ -1,0 +1,151 @@
+"""Random multi-op programs and fuzz campaigns (generators/random_programs.py, conformance/fuzz.py).
+
+The default run checks the generator on hundreds of programs (every one must pass the
+StableHLO verifier and evaluate on the oracle) and runs short campaigns against the oracle
+and against a deliberately broken backend, whose bug must be found, shrunk to one op and
+written as a reproducer.  ``pytest -m fuzz`` (or the nightly profile) runs the long versions.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import seed as hypothesis_seed
+
+import oracle
+from adapters.oracle_backend import OracleBackend
+from conformance.cli import main as cli
+from conformance.fuzz import Campaign, _without_op, parse_shard, shrink_program
+from generators.random_programs import generatable_ops, random_programs
+
+
+def _draw_programs(n: int, seed: int = 0, **kwargs) -> list:
+    drawn = []
+
+    @hypothesis_seed(seed)
+    @settings(max_examples=n, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(random_programs(**kwargs))
+    def collect(program):
+        drawn.append(program)
+    collect()
+    return drawn
+
+
+def _check_programs(programs) -> set:
+    covered = set()
+    for p in programs:
+        text = oracle.print_module(p.module)
+        parsed = oracle.parse_module(text)  # MlirError: a generator bug
+        outputs = oracle.evaluate(parsed, p.inputs)
+        assert len(outputs) == len(parsed.main.result_types)
+        covered.update(p.ops)
+    return covered
+
+
+def test_random_programs_verify_evaluate_and_cover_the_ops():
+    programs = _draw_programs(300)
+    covered = _check_programs(programs)
+    wanted = {info.name for info in generatable_ops()}
+    assert len(wanted - covered) <= len(wanted) // 10, f"never drawn: {sorted(wanted - covered)}"
+    assert any(len(p.ops) >= 6 for p in programs)
+    assert any(len(p.module.main.result_types) >= 2 for p in programs)  # several outputs
+    # shared sub-expressions: a value used by more than one op
+    assert any(max(np.unique([id(v) for op in p.module.main.ops for v in op.operands], return_counts=True)[1],
+                   default=0) >= 2 for p in programs)
+    assert any(op.regions for p in programs for op in p.module.main.ops)  # nested regions come along
+
+
+@pytest.mark.parametrize("info", generatable_ops(), ids=lambda i: i.mnemonic)
+def test_every_op_is_reachable(info):
+    programs = _draw_programs(2, ops=[info], max_ops=3)
+    assert all(info.name in p.ops for p in programs)
+    _check_programs(programs)
+
+
+@pytest.mark.fuzz
+def test_thousands_of_random_programs_verify():
+    _check_programs(_draw_programs(3000, seed=7, max_ops=12))
+
+
+class NegateIsAbs(OracleBackend):
+    """A broken backend: the oracle, except that negate computes abs."""
+    name = "negate-is-abs"
+
+    def run_many(self, program, input_sets, timeout=60):
+        return super().run_many(program.replace('"stablehlo.negate"', '"stablehlo.abs"'), input_sets, timeout)
+
+
+def _arith_ops():
+    return [oracle.lookup(f"stablehlo.{n}") for n in ("negate", "add", "multiply", "maximum", "subtract")]
+
+
+def test_campaign_finds_shrinks_writes_and_resumes(tmp_path):
+    out = str(tmp_path)
+    campaign = Campaign(NegateIsAbs(), out, seed=3, progress=False, ops=_arith_ops(), max_ops=6)
+    summary = campaign.run(max_programs=60)
+    negate = [f for f in summary["findings"] if "|negate|" in f["signature"]]
+    assert negate, summary["findings"]
+    assert all(f["signature"].split("|")[1] == "negate" for f in summary["findings"]), [
+        f["signature"] for f in summary["findings"]]
+    finding = negate[0]
+    program = open(os.path.join(finding["reproducer"], "program.mlir")).read()
+    module = oracle.parse_module(program)
+    assert [op.name for op in module.main.ops[:-1]] == ["stablehlo.negate"]  # shrunk to the one culprit
+    for key in ("backend", "seconds", "programs", "input_sets", "programs_per_s", "finite_output_fraction",
+                "ops_covered", "findings"):
+        assert key in summary
+    on_disk = json.load(open(os.path.join(out, "summary.json")))
+    assert on_disk["findings"] == summary["findings"] and summary["programs"] == 60
+    # a second run over the same folder starts from the findings on disk and never rewrites them
+    stamps = {f["reproducer"]: os.path.getmtime(os.path.join(f["reproducer"], "program.mlir"))
+              for f in summary["findings"]}
+    again = Campaign(NegateIsAbs(), out, seed=3, progress=False, ops=_arith_ops(), max_ops=6)
+    assert set(again.findings) == {f["signature"] for f in summary["findings"]}
+    second = again.run(max_programs=30)
+    assert {f["signature"] for f in summary["findings"]} <= {f["signature"] for f in second["findings"]}
+    assert stamps == {r: os.path.getmtime(os.path.join(r, "program.mlir")) for r in stamps}
+    assert second["known_repeats"] > 0  # the same seed redraws the same failing programs
+
+
+def test_campaign_against_the_oracle_finds_nothing(tmp_path):
+    summary = Campaign(OracleBackend(), str(tmp_path), seed=1, progress=False).run(max_programs=25)
+    assert summary["findings"] == [] and summary["programs"] == 25 and summary["input_sets"] == 75
+    assert 0.5 < summary["finite_output_fraction"] <= 1.0  # mild inputs keep outputs meaningful
+
+
+def test_shrink_replaces_ops_by_inputs_with_their_values():
+    module = oracle.parse_module("""
+    func.func @main(%a: tensor<3xf32>, %b: tensor<3xf32>) -> tensor<3xf32> {
+      %0 = stablehlo.add %a, %b : tensor<3xf32>
+      %1 = stablehlo.negate %0 : tensor<3xf32>
+      %2 = stablehlo.multiply %1, %b : tensor<3xf32>
+      return %2 : tensor<3xf32>
+    }""")
+    inputs = [np.array([1, 2, 3], np.float32), np.array([4, 5, 6], np.float32)]
+    broken = NegateIsAbs()
+
+    def fails(m, ins):
+        actual = broken.run(oracle.print_module(m), ins)
+        return not np.array_equal(actual.outputs[0], oracle.evaluate(m, ins)[0])
+    assert fails(module, inputs)
+    small, small_inputs = shrink_program(module, inputs, fails)
+    assert [op.name for op in small.main.ops] == ["stablehlo.negate", "func.return"]
+    assert len(small_inputs) == 1 and fails(small, small_inputs)
+    # replacing an op by an input: the input carries the value the op had
+    without_add, new_inputs = _without_op(module, 0, inputs)
+    assert [op.name for op in without_add.main.ops] == ["stablehlo.negate", "stablehlo.multiply", "func.return"]
+    np.testing.assert_array_equal(new_inputs[-1], [5, 7, 9])
+
+
+def test_parse_shard_and_cli(tmp_path):
+    assert parse_shard("2/4") == (2, 4)
+    with pytest.raises(ValueError):
+        parse_shard("4/4")
+    out = str(tmp_path / "fz")
+    assert cli(["fuzz", "--backend", "oracle", "--programs", "8", "--out", out, "--quiet"]) == 0
+    assert json.load(open(os.path.join(out, "summary.json")))["programs"] == 8
+    assert cli(["fuzz", "--backend", "oracle", "--out", out]) == 2  # no budget: usage error
