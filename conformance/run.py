@@ -137,6 +137,8 @@ def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | Non
     tolerance = tolerance_for(case.op.split(".", 1)[1], element_types[0] if element_types else None,
                               operand_type=operand_types[0] if operand_types else None)
     bound_fn = info.extra.get("error_bound") if info else None
+    if any(getattr(et, "is_quantized", False) for et in element_types + operand_types):
+        bound_fn = None  # quantized results: the tolerance table's quantized rule
     # Per-element absolute error bounds derived from the computation (dot_general, convolution, ...).
     bounds = {} if bound_fn is None else {"error_bounds": bound_fn(op, case.inputs, result_types)}
     verdict = compare_outputs(expected, actual, element_types, tolerance, impl_masks=masks, flushed_expected=flushed,
@@ -185,7 +187,10 @@ class Progress:
 
 
 def plan(ops: Iterable[str] | None = None, dtypes: Iterable[str] | None = None) -> list[tuple]:
-    """(OpInfo, element type name) pairs to run: every generatable op x every element type it takes."""
+    """(OpInfo, element type name) pairs to run: every generatable op x every element type it
+    takes, and x every quantized storage type ("q.i8", ...) for ops that take quantized tensors."""
+    from generators.quantized import QUANTIZED_KEYS, quantized_form_supported
+
     registry = oracle.all_ops()
     wanted = None if ops is None else {o if "." in o else f"stablehlo.{o}" for o in ops}
     unknown = (wanted or set()) - set(registry)
@@ -196,7 +201,7 @@ def plan(ops: Iterable[str] | None = None, dtypes: Iterable[str] | None = None) 
         info = registry[name]
         if (wanted is not None and name not in wanted) or info.draw_signature is None:
             continue
-        for et in info.element_types:
+        for et in info.element_types + (QUANTIZED_KEYS if quantized_form_supported(info) else ()):
             if dtypes is None or et in dtypes:
                 pairs.append((info, et))
     return pairs
@@ -206,13 +211,15 @@ def run_differential(backend, pairs, *, max_examples: int, seed: int, out_dir: s
                      timeout: float = 60.0, progress: bool = True,
                      on_result: Callable[[CaseResult], None] | None = None) -> list[CaseResult]:
     """Run every (op, element type) pair; returns every case's result (none is lost)."""
+    from generators.quantized import is_quantized_key
     from oracle.types import element_type
 
     results: list[CaseResult] = []
     bar = Progress(len(pairs), backend.name, enabled=progress)
     for info, et_name in pairs:
         try:
-            cases = draw_cases(info, element_type(et_name), max_examples, seed)
+            cases = draw_cases(info, et_name if is_quantized_key(et_name) else element_type(et_name), max_examples,
+                               seed)
         except Exception as e:  # a generator bug is a result too, not a crash of the run
             cases = []
             results.append(CaseResult(id=f"{info.mnemonic}-{et_name}-generator", ops=[info.name], dtypes=[et_name],

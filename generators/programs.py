@@ -113,15 +113,28 @@ def one_op_programs(op_info: OpInfo, element_type: str | ElementType | Sequence 
     type the op accepts) is passed to the op's ``draw_signature``."""
     if op_info.draw_signature is None:
         raise ValueError(f"{op_info.name} has no draw_signature: it cannot be generated yet")
+    from .quantized import is_quantized_key, quantized_inputs, quantized_signature
+    if is_quantized_key(element_type):  # "q.i8": the op's quantized form (generators/quantized.py)
+        return _cases(op_info, st.just(element_type), lambda draw, key: quantized_signature(draw, op_info, key),
+                      quantized_inputs)
     choices = _element_type_choices(op_info, element_type)
     element_strategy = st.just(choices[0]) if len(choices) == 1 else st.sampled_from(choices)
+    return _cases(op_info, element_strategy, op_info.draw_signature)
 
+
+def _cases(op_info: OpInfo, element_strategy, draw_signature, draw_inputs=None) -> st.SearchStrategy:
+    """Cases from ``draw_signature(draw, et)``; with ``draw_inputs``, that returns (signature,
+    what draw_inputs(draw, op_info, signature, what) needs) and draws the inputs."""
     @st.composite
     def draw_case(draw):
         et = draw(element_strategy)
-        sig = op_info.draw_signature(draw, et)
+        sig = draw_signature(draw, et)
+        if draw_inputs is not None:
+            sig, extra = sig
         module = build_module(op_info.name, sig)
-        if op_info.draw_inputs is not None:
+        if draw_inputs is not None:
+            inputs = draw_inputs(draw, op_info, sig, extra)
+        elif op_info.draw_inputs is not None:
             inputs = op_info.draw_inputs(draw, sig)
             if isinstance(inputs, dict):  # per process (a collective on a grid); one process: a plain list
                 inputs = inputs if sig.grid != (1, 1) else list(inputs[(0, 0)])
@@ -130,7 +143,7 @@ def one_op_programs(op_info: OpInfo, element_type: str | ElementType | Sequence 
         else:
             inputs = draw(input_sets(sig))
         names = _unique_names(_element_names(sig.operand_types) + _element_names(sig.result_types))
-        return Case(module=module, inputs=inputs, op=op_info.name, element_types=names or (et.name,), signature=sig)
+        return Case(module=module, inputs=inputs, op=op_info.name, element_types=names or (str(et),), signature=sig)
     return draw_case()
 
 

@@ -84,3 +84,76 @@ def storage_values(qt: QuantizedElementType, shape, draw) -> np.ndarray:
     vals = draw(st.lists(st.one_of(st.sampled_from(edges), st.integers(qt.min, qt.max)), min_size=n, max_size=n))
     wide = np.uint64 if qt.storage_type.is_unsigned else np.int64
     return np.array(vals, dtype=wide).astype(qt.storage_type.dtype).reshape(shape)
+
+
+# ------------------------------------------------------------ quantized forms of ops
+
+#: The expressed type a quantized form of an op is drawn from (its float signature).
+FORM_EXPRESSED = "f32"
+
+
+def is_quantized_key(name) -> bool:
+    return isinstance(name, str) and name.startswith("q.")
+
+
+#: Ops that take quantized tensors but whose quantized forms are not drawn by retyping a float
+#: signature: bodies (their regions would need retyping too), literals (a constant's value),
+#: process grids, triangular_solve (its quantized operands need per-op scales) and
+#: bitcast_convert (its shapes follow the element types' bit widths).
+NOT_RETYPED = frozenset({"constant", "map", "reduce", "reduce_window", "scatter", "select_and_scatter", "sort",
+                         "triangular_solve", "bitcast_convert"})  # (bitcast_convert: shapes follow bit widths)
+
+
+def quantized_form_supported(info) -> bool:
+    """Ops whose spec takes quantized tensors (oracle.quantization's hooks) and whose quantized
+    form is drawn by ``quantized_signature``."""
+    from oracle.quantization import quantized_semantics
+    return (quantized_semantics(info) is not None and info.draw_signature is not None
+            and info.mnemonic not in NOT_RETYPED and info.family != "collectives")
+
+
+def quantized_signature(draw, info, key: str) -> tuple:
+    """The op's signature drawn for f32, with every f32 tensor type replaced by ONE quantized
+    type of the key's storage type (per-tensor, expressed f32): the baseline types of the
+    operands and results then agree, as the ops' quantized constraints want.  Signatures the
+    StableHLO verifier still refuses (some ops constrain quantized types further) are rejected
+    (``hypothesis.assume``), so every drawn program verifies.  Returns (quantized signature,
+    float signature)."""
+    from hypothesis import assume
+
+    from generators.programs import build_module
+    from oracle import ir as oir
+    from oracle.errors import MlirError
+    from oracle.mlir_text import parse_module, print_module
+    from oracle.registry import Signature
+
+    sig = info.draw_signature(draw, ELEMENT_TYPES[FORM_EXPRESSED])
+    assume(not sig.regions and sig.grid == (1, 1))
+    assume(not any(isinstance(a, oir.DenseElements) and a.type.element_type.name == FORM_EXPRESSED
+                   for a in sig.attributes.values()))
+    qt = draw(quantized_element_types(key, expressed=ELEMENT_TYPES[FORM_EXPRESSED], per_axis=False))
+
+    def retype(t):
+        from oracle.types import TensorType
+        if isinstance(t, TensorType) and getattr(t.element_type, "name", None) == FORM_EXPRESSED:
+            return TensorType(t.shape, qt)
+        return t
+    quantized = Signature(tuple(map(retype, sig.operand_types)), sig.attributes,
+                          tuple(map(retype, sig.result_types)), sig.regions, sig.grid)
+    assume(quantized != sig)
+    try:
+        parse_module(print_module(build_module(info.name, quantized)))
+    except MlirError:
+        assume(False)
+    return quantized, sig
+
+
+def quantized_inputs(draw, info, quantized, float_sig) -> list:
+    """The op's inputs (its own draw_inputs on the float signature: indices, shapes, ...) with
+    storage values for every operand whose type became quantized."""
+    from generators.tensors import input_sets
+    inputs = list(info.draw_inputs(draw, float_sig)) if info.draw_inputs is not None else None
+    storage = draw(input_sets(quantized))
+    if inputs is None:
+        return storage
+    return [s if q != f else x for x, s, q, f in zip(inputs, storage, quantized.operand_types, float_sig.operand_types)]

@@ -624,7 +624,7 @@ def _value_of(t, resolve, draw, salt: int):
     et = t.element_type
     if isinstance(et, QuantizedElementType):  # values are storage integers in [storage_min, storage_max]
         a = draw(tensors(et.storage_type, shape, salt=salt))
-        return np.clip(a.astype(np.int64), et.min, et.max).astype(et.storage_type.dtype)
+        return np.asarray(np.clip(a.astype(np.int64), et.min, et.max).astype(et.storage_type.dtype))
     return draw(tensors(et, shape, salt=salt))
 
 

@@ -237,7 +237,16 @@ _LOW_PRECISION_DOT = Tolerance(rel=2 ** -5, abs=2 ** -5, strict_signed_zero=Fals
 # storage integer, where one rounding tie can go either way.
 _entry("*", "quantized", Tolerance(ulp=1, reason=(
     "quantized op: implementations may dequantize-compute-quantize in f32 or use integer "
-    "arithmetic; a tie in the final rounding moves the storage integer by 1")))
+    "arithmetic; a tie in the final rounding moves the storage integer by 1.  Storage "
+    "integers the expressed type cannot hold exactly (i32 storage, f32 expressed: above "
+    "2**24) also move by 2 ULP of the expressed type when a backend reorders the formula: "
+    "rel <= 2 eps(expressed), see quantized_tolerance")))
+
+
+def quantized_tolerance(et) -> Tolerance:
+    """The quantized rule with its relative part sized for ``et``'s expressed type."""
+    base = TOLERANCE_TABLE[("*", "quantized")]
+    return replace(base, rel=2 * _EPS[et.expressed_type.name])
 _entry("uniform_quantize", "integer", Tolerance(ulp=1, reason=(
     "round(x / scale) + zero_point: multiplying by 1/scale instead of dividing can move a "
     "tie, so +-1 storage unit")))
@@ -290,6 +299,8 @@ def tolerance_for(op: str, element_type, *, operand_type=None, precision: str | 
             and (et.is_complex or (et.is_float and et.name in ("f32", "f64")))):
         return _LOW_PRECISION_DOT
     keys = type_keys(et)
+    if getattr(et, "is_quantized", False) and (op, str(et)) not in TOLERANCE_TABLE:
+        return quantized_tolerance(et)
     for op_key in (op, "*"):
         for type_key in keys:
             tol = TOLERANCE_TABLE.get((op_key, type_key))
