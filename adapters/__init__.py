@@ -1,5 +1,6 @@
 """Backends that run StableHLO programs: the oracle, XLA (CPU, GPU, constant-folded),
-the official StableHLO reference interpreter, IREE (llvm-cpu, vmvx), any external program
+the official StableHLO reference interpreter, IREE (llvm-cpu, vmvx), PyTorch (eager,
+inductor; adapters/torch_backend.py), any external program
 (``cmd:TEMPLATE``, adapters/cmd.py) and backends other packages register under the
 entry-point group ``shlo_conform.backends`` (adapters/plugins.py).  See adapters/base.py for
 the protocol.
@@ -18,7 +19,8 @@ from __future__ import annotations
 from .base import STATUSES, Backend, RunResult
 
 #: The backends built in (plug-ins: ``plugins.plugin_names()``; ``cmd:...`` is open-ended).
-BACKEND_NAMES = ("oracle", "xla", "xla-fast", "xla-folded", "xla-gpu", "stablehlo-ref", "iree-llvm-cpu", "iree-vmvx")
+BACKEND_NAMES = ("oracle", "xla", "xla-fast", "xla-folded", "xla-gpu", "stablehlo-ref", "iree-llvm-cpu", "iree-vmvx",
+                 "torch-eager", "torch-inductor")
 
 
 def all_backend_names() -> list[str]:
@@ -52,6 +54,9 @@ def get_backend(name: str, **kwargs) -> Backend:
     if name.startswith("iree-"):
         from .iree import IreeBackend
         return IreeBackend(name, **kwargs)
+    if name in ("torch-eager", "torch-inductor"):
+        from .torch_backend import TorchBackend
+        return TorchBackend(name, **kwargs)
     if name.startswith("cmd:"):
         from .cmd import CmdBackend
         return CmdBackend(name[len("cmd:"):], **kwargs)
