@@ -403,7 +403,8 @@ class Campaign:
                 hunting = pending.get("signature")  # Hypothesis is shrinking a new finding
                 if hunting is None and out_of_budget():
                     return
-                inputs = self.inputs_for(program)
+                # while Hypothesis shrinks, one input set per try (the failing one is the drawn set)
+                inputs = self.inputs_for(program) if hunting is None else [program.inputs]
                 verdict = self.check(program.module, inputs)
                 if hunting is None:
                     self.stats.programs += 1
