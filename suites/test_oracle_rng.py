@@ -10,7 +10,6 @@ distributions (shifted range, wrong variance, holes, modulo bias).
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
 import pytest
@@ -192,7 +191,6 @@ def test_bits_match_xla():
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("SHLO_SLOW"), reason="slow (~4 min): set SHLO_SLOW=1")
 def test_bits_match_xla_every_type_and_many_shapes():
     from oracle.ops.rng import BIT_GENERATOR_TYPES
     types = [t for t in BIT_GENERATOR_TYPES if not t.startswith("f6")]  # XLA has no f6 (known deviation)
