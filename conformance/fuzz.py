@@ -40,6 +40,9 @@ from reports.results import atomic_write_text
 
 #: Statuses a campaign reports as findings.
 FINDING_STATUSES = ("mismatch", "crash", "timeout", "error")
+#: Time Hypothesis's shrinker gets per new finding (each try compiles a program); then the
+#: smallest failing drawing so far goes on to shrink_program's op deletion.
+HYPOTHESIS_SHRINK_SECONDS = 20.0
 
 
 @dataclass
@@ -403,6 +406,8 @@ class Campaign:
                 hunting = pending.get("signature")  # Hypothesis is shrinking a new finding
                 if hunting is None and out_of_budget():
                     return
+                if hunting is not None and time.perf_counter() - pending["since"] > HYPOTHESIS_SHRINK_SECONDS:
+                    return  # enough: the smallest failure so far goes on to shrink_program
                 # while Hypothesis shrinks, one input set per try (the failing one is the drawn set)
                 inputs = self.inputs_for(program) if hunting is None else [program.inputs]
                 verdict = self.check(program.module, inputs)
@@ -419,6 +424,7 @@ class Campaign:
                     return
                 if hunting not in (None, signature):
                     return  # another new failure: a later round finds it on its own
+                pending.setdefault("since", time.perf_counter())
                 pending.update(signature=signature, case=(program.module, verdict.inputs, signature))
                 raise _NewFinding(signature)  # Hypothesis shrinks the drawing, then re-raises
 
