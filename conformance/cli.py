@@ -54,17 +54,24 @@ def _exit_code(results) -> int:
     return EXIT_FINDINGS if any(r.status in FAILING for r in results) else EXIT_OK
 
 
+def _planned(args) -> list:
+    """The (op, element type) pairs ``--ops`` / ``--dtypes`` select."""
+    from conformance.run import plan
+
+    def listed(text):
+        return [x.strip() for x in text.split(",") if x.strip()] if text else None
+    try:
+        return plan(listed(args.ops), listed(args.dtypes))
+    except KeyError as e:
+        raise UsageError(e.args[0]) from None
+
+
 def cmd_run(args) -> int:
-    from conformance.run import plan, run_differential
+    from conformance.run import run_differential
     from reports.results import write_results
 
     backend = _backend(args.backend)
-    ops = [o.strip() for o in args.ops.split(",") if o.strip()] if args.ops else None
-    dtypes = [d.strip() for d in args.dtypes.split(",") if d.strip()] if args.dtypes else None
-    try:
-        pairs = plan(ops, dtypes)
-    except KeyError as e:
-        raise UsageError(e.args[0]) from None
+    pairs = _planned(args)
     if not pairs:
         raise UsageError("nothing to run: no generatable op x element type matches the filters")
     os.makedirs(args.out, exist_ok=True)
@@ -270,15 +277,10 @@ def cmd_backends(args) -> int:
 
 def cmd_probe(args) -> int:
     from adapters.probe import as_case_results, probe, support_path
-    from conformance.run import Progress, plan
+    from conformance.run import Progress
 
     backend = _backend(args.backend)
-    ops = [o.strip() for o in args.ops.split(",") if o.strip()] if args.ops else None
-    dtypes = [d.strip() for d in args.dtypes.split(",") if d.strip()] if args.dtypes else None
-    try:
-        pairs = plan(ops, dtypes)
-    except KeyError as e:
-        raise UsageError(e.args[0]) from None
+    pairs = _planned(args)
     bar = Progress(len(pairs), f"probe {backend.name}", enabled=not args.quiet)
     try:
         support = probe(backend, pairs, refresh=args.refresh, seed=args.seed, timeout=args.timeout,

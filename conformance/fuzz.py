@@ -225,28 +225,21 @@ def _reductions(module: ir.Module, index: int, inputs: list):
 def shrink_program(module: ir.Module, inputs: list, still_fails, max_steps: int = 200) -> tuple[ir.Module, list]:
     """Greedy, while ``still_fails(module, inputs)``: drop outputs, bypass ops (a consumer of
     the culprit gives way to its operand), replace ops by inputs carrying their values."""
-    steps = 0
-    changed = True
-    while changed and steps < max_steps:
-        changed = False
+    def candidates(module, inputs):
         for k in range(len(module.main.ops[-1].operands)):
-            candidate = _without_output(module, k, inputs)
+            yield _without_output(module, k, inputs)
+        for index in range(len(module.main.ops) - 2, -1, -1):
+            yield from _reductions(module, index, inputs)
+
+    steps = 0
+    while steps < max_steps:
+        for candidate in candidates(module, inputs):
             steps += 1
             if candidate and still_fails(*candidate):
                 module, inputs = candidate
-                changed = True
                 break
-        if changed:
-            continue
-        for index in range(len(module.main.ops) - 2, -1, -1):
-            for candidate in _reductions(module, index, inputs):
-                steps += 1
-                if candidate and still_fails(*candidate):
-                    module, inputs = candidate
-                    changed = True
-                    break
-            if changed:
-                break
+        else:
+            break  # no candidate fails any more: minimal
     return module, inputs
 
 

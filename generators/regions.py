@@ -19,6 +19,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from oracle import ir
+from oracle.ops.selection import _default_compare_type as _compare_type  # compare (C3)
 from oracle.types import ELEMENT_TYPES, ElementType, TensorType
 
 __all__ = ["Body", "scalar_type", "reducer_bodies", "comparators", "select_bodies", "map_bodies"]
@@ -66,14 +67,6 @@ class _Builder:
 
     def finish(self, results: Sequence[ir.Value]) -> ir.Region:
         return ir.Region(self.args, tuple(self.ops) + (ir.Op("stablehlo.return", tuple(results), ()),))
-
-
-def _compare_type(et: ElementType) -> str:
-    if et.is_signed:
-        return "SIGNED"
-    if et.is_unsigned or et.is_bool:
-        return "UNSIGNED"
-    return "FLOAT"
 
 
 def _is_number(et: ElementType) -> bool:

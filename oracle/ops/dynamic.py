@@ -133,13 +133,8 @@ def dynamic_iota(op_, args, ctx, env):
 def _draw_dynamic_broadcast_in_dim(draw, element_type):
     from hypothesis import strategies as st
 
-    from generators.shapes import broadcastable_to, shapes
     et = as_element_type(element_type)
-    result = draw(shapes(max_rank=4))
-    operand, dims = draw(broadcastable_to(result))
-    order = draw(st.permutations(range(len(dims))))  # broadcast_dimensions need not be sorted
-    operand = tuple(operand[i] for i in order)
-    dims = tuple(dims[i] for i in order)
+    operand, dims, result = structural.broadcast_shapes(draw)
     attrs = {"broadcast_dimensions": ir.DenseArray("i64", dims)}
     # known_(non)expanding_dimensions: hints that hold for these shapes, on a subset of the operand's axes
     hints = [k for k in range(len(dims)) if draw(st.booleans())]

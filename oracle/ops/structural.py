@@ -186,16 +186,20 @@ def transpose(op_, args, ctx, env):
 
 # ----------------------------------------------------------------- broadcast_in_dim
 
-def _draw_broadcast_in_dim(draw, element_type):
+def broadcast_shapes(draw) -> tuple:
+    """(operand shape, broadcast_dimensions, result shape) valid for broadcast_in_dim."""
     from hypothesis import strategies as st
 
     from generators.shapes import broadcastable_to, shapes
-    et = as_element_type(element_type)
     result = draw(shapes(max_rank=4))
     operand, dims = draw(broadcastable_to(result))
     order = draw(st.permutations(range(len(dims))))  # broadcast_dimensions need not be sorted
-    operand = tuple(operand[i] for i in order)
-    dims = tuple(dims[i] for i in order)
+    return tuple(operand[i] for i in order), tuple(dims[i] for i in order), result
+
+
+def _draw_broadcast_in_dim(draw, element_type):
+    et = as_element_type(element_type)
+    operand, dims, result = broadcast_shapes(draw)
     return Signature((TensorType(operand, et),), {"broadcast_dimensions": ir.DenseArray("i64", dims)},
                      (TensorType(result, et),))
 
