@@ -127,8 +127,9 @@ if __name__ == "__main__" and "--dot-conv" in __import__("sys").argv:
 
 def measure_fuzz(backend_name: str = "xla", programs: int = 60, seed: int = 0, out_dir: str | None = None) -> dict:
     """Programs/s of a fuzz campaign (steady state: its findings already known) vs the raw
-    compile+execute loop on programs of the same generator (each compiled once and run on the
-    same number of input sets): the campaign's overhead is generation, the oracle and comparison."""
+    compile+execute loop on the SAME programs and input sets, replayed on a fresh backend (so
+    every program compiles again): the campaign's overhead is generation, the oracle and
+    comparison."""
     import tempfile
 
     from adapters import get_backend
@@ -141,39 +142,22 @@ def measure_fuzz(backend_name: str = "xla", programs: int = 60, seed: int = 0, o
         # runs per new finding); the second, over the same folder, measures the steady state.
         Campaign(backend, out_dir, seed=seed, progress=False).run(max_programs=programs)
         campaign = Campaign(backend, out_dir, seed=seed + 100, progress=False)
+        campaign.recorded = []
         summary = campaign.run(max_programs=programs)
-        drawn = _drawn_programs(programs, seed + 1)
-        started = time.perf_counter()
-        for p in drawn:
-            backend.run_many(oracle_text(p), [p.inputs] * campaign.input_sets)
-        raw = programs / (time.perf_counter() - started)
     finally:
         backend.close()
+    replay = get_backend(backend_name)
+    try:
+        replay.run("func.func @main() -> () {\n  func.return\n}", [])  # start the worker first
+        started = time.perf_counter()
+        for text, input_sets in campaign.recorded:
+            replay.run_many(text, input_sets)
+        raw = programs / (time.perf_counter() - started)
+    finally:
+        replay.close()
     return {"campaign programs/s": summary["programs_per_s"], "raw compile+execute programs/s": round(raw, 3),
             "ratio": round(summary["programs_per_s"] / raw, 3), "findings": len(summary["findings"]),
             "finite_output_fraction": summary["finite_output_fraction"]}
-
-
-def oracle_text(program) -> str:
-    import oracle
-    return oracle.print_module(program.module)
-
-
-def _drawn_programs(n: int, seed: int) -> list:
-    from hypothesis import HealthCheck, Phase, given, settings
-    from hypothesis import seed as hypothesis_seed
-
-    from generators.random_programs import random_programs
-    drawn: list = []
-
-    @hypothesis_seed(seed)
-    @settings(max_examples=n, deadline=None, database=None, suppress_health_check=list(HealthCheck),
-              phases=[Phase.generate])
-    @given(random_programs())
-    def collect(program):
-        drawn.append(program)
-    collect()
-    return drawn[:n]
 
 
 if __name__ == "__main__" and "--fuzz" in __import__("sys").argv:

@@ -271,6 +271,7 @@ class Campaign:
         self.seed, self.shard, self.max_ops, self.input_sets = seed, shard, max_ops, input_sets
         self.timeout, self.progress = timeout, progress
         self.ops = ops  # OpInfos to draw from (default: every op random programs can generate)
+        self.recorded: list | None = None  # (program text, input sets) run on the backend, when a list
         self.database = _database(database, out_dir)
         self.stats = Stats()
         self.findings: dict[str, Finding] = self._load_findings()
@@ -319,6 +320,8 @@ class Campaign:
         except OracleError as e:
             return Verdict("error-oracle", str(e))
         t0 = time.perf_counter()
+        if self.recorded is not None:
+            self.recorded.append((program, input_sets))
         runs = self.backend.run_many(program, input_sets, timeout=self.timeout)
         self.stats.backend_seconds += time.perf_counter() - t0
         verdict = Verdict("pass")
