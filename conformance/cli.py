@@ -308,7 +308,7 @@ def cmd_fuzz(args) -> int:
     try:
         campaign = Campaign(backend, args.out, seed=args.seed, shard=shard, max_ops=args.max_ops,
                             input_sets=args.input_sets, database=args.database, timeout=args.timeout,
-                            progress=not args.quiet)
+                            progress=not args.quiet, grid=args.grid)
         summary = campaign.run(minutes=args.minutes, max_programs=args.programs)
     finally:
         backend.close()
@@ -384,6 +384,8 @@ def build_parser() -> argparse.ArgumentParser:
     fz.add_argument("--shard", default="0/1", help="i/N: this machine's share of a campaign (seeds differ)")
     fz.add_argument("--max-ops", type=int, default=8, help="ops per program (1..N)")
     fz.add_argument("--input-sets", type=int, default=3, help="input sets per compiled program")
+    fz.add_argument("--grid", action="store_true",
+                    help="programs on random process grids (up to 8): collectives mixed with ordinary ops")
     fz.add_argument("--database", help="Hypothesis example database: a folder (default DIR/hypothesis-db) "
                                        "or redis://host:port to share one across machines")
     fz.set_defaults(fn=cmd_fuzz)

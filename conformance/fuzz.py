@@ -64,6 +64,7 @@ class Finding:
     reproducer: str
     message: str = ""
     ops: int = 0
+    known_deviation: str = ""  # the reason, when reports/deviations/ lists it (still reported)
 
 
 @dataclass
@@ -156,6 +157,12 @@ def _tainted(function: ir.Function, sources: set) -> set:
     return tainted
 
 
+def _known_reason(backend: str, verdict: Verdict) -> str:
+    from reports.known_deviations import known_deviation
+    deviation = known_deviation(backend, verdict.op, verdict.dtype, verdict.status)
+    return deviation.reason if deviation else ""
+
+
 def signature_of(backend: str, verdict: Verdict) -> str:
     op = verdict.op.split(".", 1)[-1]
     return f"{backend}|{op}|{verdict.dtype}|{verdict.status}"
@@ -245,6 +252,14 @@ def shrink_program(module: ir.Module, inputs: list, still_fails, max_steps: int 
 
 # ------------------------------------------------------------------------ campaign
 
+@dataclass
+class _ProcessRun:
+    """One process's share of a grid run, as ``judge`` reads a RunResult."""
+    outputs: list
+    status: str = "ok"
+    message: str = ""
+
+
 class _NewFinding(Exception):
     def __init__(self, signature: str):
         super().__init__(signature)
@@ -266,12 +281,13 @@ def _database(spec: str | None, out_dir: str):
 class Campaign:
     def __init__(self, backend, out_dir: str, *, seed: int = 0, shard: tuple[int, int] = (0, 1),
                  max_ops: int = 8, input_sets: int = 3, database: str | None = None, timeout: float = 60,
-                 progress: bool = True, ops: list | None = None):
+                 progress: bool = True, ops: list | None = None, grid: bool = False):
         self.backend, self.out_dir = backend, out_dir
         self.seed, self.shard, self.max_ops, self.input_sets = seed, shard, max_ops, input_sets
         self.timeout, self.progress = timeout, progress
         self.ops = ops  # OpInfos to draw from (default: every op random programs can generate)
         self.recorded: list | None = None  # (program text, input sets) run on the backend, when a list
+        self.grid = grid  # programs on random process grids: collectives mixed with ordinary ops
         self.database = _database(database, out_dir)
         self.stats = Stats()
         self.findings: dict[str, Finding] = self._load_findings()
@@ -291,7 +307,8 @@ class Campaign:
             if os.path.exists(path):
                 data = json.load(open(path))
                 found[data["signature"]] = Finding(data["signature"], data["status"], data["reproducer"],
-                                                   data.get("message", ""), data.get("ops", 0))
+                                                   data.get("message", ""), data.get("ops", 0),
+                                                   data.get("known_deviation", ""))
         return found
 
     def _write_finding(self, signature: str, module: ir.Module, verdict: Verdict) -> Finding:
@@ -299,19 +316,30 @@ class Campaign:
         folder = hashlib.sha256(signature.encode()).hexdigest()[:16]
         root = os.path.join(self._findings_dir(), folder)
         program = oracle.print_module(module)
+        inputs, expected, actual = verdict.inputs or [], verdict.expected, verdict.actual
+        if isinstance(inputs, dict):  # a grid: the program marked with its grid, values in process order
+            from adapters.base import grid_program
+            pids = sorted(inputs)
+            program = grid_program(program, 1 + max(r for r, _ in pids), 1 + max(p for _, p in pids))
+            inputs, expected, actual = ([x for pid in pids for x in values[pid]] if values is not None else None
+                                        for values in (inputs, expected, actual))
         reproducer = write_reproducer(root, case_id=folder, backend=self.backend.name, status=verdict.status,
-                                      program=program, inputs=verdict.inputs or [], expected=verdict.expected,
-                                      actual=verdict.actual, message=verdict.message)
+                                      program=program, inputs=inputs, expected=expected, actual=actual,
+                                      message=verdict.message)
         n_ops = len(module.main.ops) - 1
-        finding = Finding(signature, verdict.status, reproducer, verdict.message[:2000], n_ops)
+        finding = Finding(signature, verdict.status, reproducer, verdict.message[:2000], n_ops,
+                          _known_reason(self.backend.name, verdict))
         atomic_write_text(os.path.join(root, "finding.json"), json.dumps(finding.__dict__, indent=1) + "\n")
         self.findings[signature] = finding
         self.write_summary()
         return finding
 
     # --- one program
-    def check(self, module: ir.Module, input_sets: list[list]) -> Verdict:
-        """The program on every input set; the first finding-worthy verdict, else the last."""
+    def check(self, module: ir.Module, input_sets: list) -> Verdict:
+        """The program on every input set; the first finding-worthy verdict, else the last.
+        An input set that is a dict {(replica_id, partition_id): inputs} runs on a process grid."""
+        if isinstance(input_sets[0], dict):
+            return self._check_grid(module, input_sets[0])
         program = oracle.print_module(module)
         try:
             expected = [oracle_outputs(module, inputs) for inputs in input_sets]
@@ -335,14 +363,48 @@ class Campaign:
             verdict = v
         return verdict
 
-    def inputs_for(self, program) -> list[list]:
+    def _check_grid(self, module: ir.Module, inputs: dict) -> Verdict:
+        from oracle.grid import evaluate_parallel
+
+        grid = (1 + max(r for r, _ in inputs), 1 + max(p for _, p in inputs))
+        masks: dict = {}
+        try:
+            expected = evaluate_parallel(module, inputs, num_replicas=grid[0], num_partitions=grid[1],
+                                         impl_defined=masks)
+        except Unsupported as e:
+            return Verdict("unsupported", str(e))
+        except OracleError as e:
+            return Verdict("error-oracle", str(e))
+        run_grid = getattr(self.backend, "run_grid", None)
+        if run_grid is None:
+            return Verdict("rejected", f"{self.backend.name} cannot run a process grid")
+        t0 = time.perf_counter()
+        run = run_grid(oracle.print_module(module), inputs, grid[0], grid[1], timeout=self.timeout)
+        self.stats.backend_seconds += time.perf_counter() - t0
+        verdict = Verdict("pass")
+        for pid in sorted(inputs):
+            finite, total = _finite_fraction(expected[pid])
+            self.stats.finite += finite
+            self.stats.outputs += total
+            process_run = run if run.status != "ok" else _ProcessRun(run.outputs[pid])
+            v = judge(module, inputs[pid], expected[pid], masks.get(pid, {}), process_run)
+            if v.status in FINDING_STATUSES:
+                v.message = f"process grid {grid[0]} x {grid[1]}, process {pid}: {v.message}"
+                v.inputs, v.expected = inputs, expected
+                v.actual = run.outputs if run.status == "ok" else None
+                return v
+            verdict = v
+        return verdict
+
+    def inputs_for(self, program) -> list:
         """``input_sets`` input sets: the drawn one, then mild ones from derived seeds; a set
         whose oracle outputs are mostly non-finite is redrawn once with a smaller range."""
         from generators.random_programs import mild_inputs
+        if isinstance(program.inputs, dict):
+            return [program.inputs]  # one input set per process: the grid's run is the unit
         sets = [program.inputs]
         for k in range(1, self.input_sets):
-            sets.append(self._with_fixed(program, mild_inputs(program.module, program.seed + k,
-                                                              program.positive_args)))
+            sets.append(program.with_fixed(mild_inputs(program.module, program.seed + k, program.positive_args)))
         out = []
         for k, inputs in enumerate(sets):
             try:
@@ -350,20 +412,16 @@ class Campaign:
             except OracleError:
                 finite, total = 1, 1
             if total and finite < total / 2:
-                inputs = self._with_fixed(program, mild_inputs(program.module, program.seed + 1000 + k,
-                                                               program.positive_args, scale=1.0))
+                inputs = program.with_fixed(mild_inputs(program.module, program.seed + 1000 + k,
+                                                        program.positive_args, scale=1.0))
             out.append(inputs)
         return out
-
-    @staticmethod
-    def _with_fixed(program, inputs: list) -> list:
-        for i in program.fixed_args:
-            inputs[i] = program.inputs[i]
-        return inputs
 
     def _shrink(self, module, inputs, status: str) -> tuple[ir.Module, Verdict]:
         """Shrink while the program keeps failing with the same status (the op it is attributed
         to may change: removing a consumer of the culprit moves the blame onto the culprit)."""
+        if isinstance(inputs, dict):  # a grid program: Hypothesis's shrinking only (ops run per process)
+            return module, self.check(module, [inputs])
         last: dict = {}
 
         def still_fails(m, ins) -> bool:
@@ -380,7 +438,7 @@ class Campaign:
         from hypothesis import HealthCheck, Phase, given, settings
         from hypothesis import seed as hypothesis_seed
 
-        from generators.random_programs import random_programs
+        from generators.random_programs import grid_programs, random_programs
 
         deadline = None if minutes is None else self.started + 60 * minutes
         shard_index, shard_count = self.shard
@@ -397,7 +455,8 @@ class Campaign:
             @settings(max_examples=50, deadline=None, database=self.database, derandomize=False,
                       suppress_health_check=list(HealthCheck), print_blob=False,
                       phases=[Phase.reuse, Phase.generate, Phase.shrink])
-            @given(random_programs(max_ops=self.max_ops, ops=self.ops))
+            @given(grid_programs(max_ops=self.max_ops) if self.grid else
+                   random_programs(max_ops=self.max_ops, ops=self.ops))
             def campaign_round(program):
                 hunting = pending.get("signature")  # Hypothesis is shrinking a new finding
                 if hunting is None and out_of_budget():
@@ -452,8 +511,8 @@ class Campaign:
                 "finite_output_fraction": round(s.finite / s.outputs, 4) if s.outputs else None,
                 "ops_covered": sorted(s.ops_covered), "known_repeats": s.known_repeats,
                 "backend_seconds": round(s.backend_seconds, 2), "shard": list(self.shard), "seed": self.seed,
-                "findings": [{"signature": f.signature, "status": f.status, "reproducer": f.reproducer}
-                             for f in self.findings.values()]}
+                "findings": [{"signature": f.signature, "status": f.status, "reproducer": f.reproducer,
+                              "known_deviation": f.known_deviation} for f in self.findings.values()]}
 
     def write_summary(self) -> dict:
         data = self.summary()

@@ -10,6 +10,8 @@ channel ids and dimensions.  ``draw_grid_inputs`` draws one input list per proce
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 from hypothesis import strategies as st
 
 from oracle import ir
@@ -98,9 +100,13 @@ def _shape_with(draw, dim_multiple: int, max_rank: int = 3, min_multiple: int = 
     return tuple(shape), dim
 
 
+#: The grid collectives draw on when a caller fixes one (random multi-op programs on a grid).
+FIXED_GRID: ContextVar[tuple | None] = ContextVar("FIXED_GRID", default=None)
+
+
 def draw_collective(draw, op: str, element_type) -> Signature:
     et = as_element_type(element_type)
-    grid = draw(grids())
+    grid = FIXED_GRID.get() or draw(grids())
     strategy = draw(st.sampled_from(STRATEGIES[op]))
     attrs = _channel_attrs(draw, strategy)
     n_ids = _ids_for(strategy, grid)

@@ -56,12 +56,20 @@ class RandomProgram:
     positive_args: frozenset = field(default_factory=frozenset)  # args feeding a positive-domain op
     seed: int = 0
     fixed_args: frozenset = field(default_factory=frozenset)  # args whose values an op drew (indices, shapes)
+    grid: tuple = (1, 1)  # (num_replicas, num_partitions); inputs per process when not (1, 1)
+
+    def with_fixed(self, inputs: list) -> list:
+        """``inputs`` with the drawn values of the arguments ops drew themselves (indices, shapes)."""
+        for i in self.fixed_args:
+            inputs[i] = self.inputs[i]
+        return inputs
 
 
-def generatable_ops() -> list[OpInfo]:
+def generatable_ops(*, collectives: bool = False) -> list[OpInfo]:
+    """Ops random programs draw from; collectives only for programs on a process grid."""
     return [info for name, info in sorted(all_ops().items())
             if info.draw_signature is not None and info.element_types and name not in EXCLUDED
-            and info.family != "collectives"]
+            and (collectives or info.family != "collectives")]
 
 
 def _element_names(types) -> list[str]:
@@ -124,6 +132,29 @@ def _connect(draw, b: _Builder, t) -> ir.Value:
 
 
 @st.composite
+def grid_programs(draw, *, max_ops: int = 6, max_processes: int = 8):
+    """A ``RandomProgram`` on a random process grid: collectives mixed with ordinary ops (the
+    collectives' groups drawn for that grid); ``inputs`` maps each process to its input set."""
+    from .collectives import FIXED_GRID, grids
+
+    grid = draw(grids(max_processes))
+    collectives = [info for info in generatable_ops(collectives=True) if info.family == "collectives"]
+    pool = collectives + draw(st.lists(st.sampled_from(generatable_ops()), min_size=1, max_size=6,
+                                       unique_by=lambda info: info.name))
+    token = FIXED_GRID.set(grid)
+    try:
+        program = draw(random_programs(max_ops=max_ops, ops=pool, edge_fraction=0.0))
+    finally:
+        FIXED_GRID.reset(token)
+    processes = [(r, p) for r in range(grid[0]) for p in range(grid[1])]
+    program.grid = grid
+    program.inputs = {pid: program.with_fixed(mild_inputs(program.module, program.seed + 7919 * k,
+                                                          program.positive_args))
+                      for k, pid in enumerate(processes)}
+    return program
+
+
+@st.composite
 def random_programs(draw, *, max_ops: int = 8, ops: list[OpInfo] | None = None, edge_fraction: float = 0.2):
     """A ``RandomProgram``: a module with one public @main, and one input set for it."""
     from generators.programs import _as_attr, _region  # the one-op builder's attribute/region helpers
@@ -138,8 +169,6 @@ def random_programs(draw, *, max_ops: int = 8, ops: list[OpInfo] | None = None, 
         et = theme if theme.name in names and draw(st.integers(0, 3)) else as_element_type(
             draw(st.sampled_from(names)))
         sig = info.draw_signature(draw, et)
-        if sig.grid != (1, 1):
-            continue
         # Integer operands of ops that draw their own inputs (indices, shapes, start positions)
         # get those values through fresh arguments: arbitrary values there are mostly undefined.
         own = info.draw_inputs(draw, sig) if info.draw_inputs is not None else None

@@ -141,6 +141,40 @@ def test_shrink_replaces_ops_by_inputs_with_their_values():
     np.testing.assert_array_equal(new_inputs[-1], [5, 7, 9])
 
 
+def test_grid_programs_mix_collectives_with_ordinary_ops():
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import seed as hypothesis_seed
+
+    from generators.random_programs import grid_programs
+    from oracle.grid import evaluate_parallel
+    drawn = []
+
+    @hypothesis_seed(5)
+    @settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(grid_programs())
+    def collect(program):
+        drawn.append(program)
+    collect()
+    mixed = 0
+    for p in drawn:
+        parsed = oracle.parse_module(oracle.print_module(p.module))  # the verifier accepts it
+        outputs = evaluate_parallel(parsed, p.inputs, num_replicas=p.grid[0], num_partitions=p.grid[1])
+        assert set(outputs) == {(r, q) for r in range(p.grid[0]) for q in range(p.grid[1])}
+        families = {oracle.lookup(name).family for name in p.ops}
+        mixed += "collectives" in families and len(families) > 1
+    assert mixed >= 5 and any(p.grid[0] * p.grid[1] >= 4 for p in drawn)
+
+
+def test_grid_campaign_runs_on_xla_devices(tmp_path):
+    from adapters import get_backend
+    xla = get_backend("xla")
+    try:
+        summary = Campaign(xla, str(tmp_path), seed=2, progress=False, grid=True).run(max_programs=6)
+    finally:
+        xla.close()
+    assert summary["programs"] == 6 and summary["input_sets"] == 6
+
+
 def test_parse_shard_and_cli(tmp_path):
     assert parse_shard("2/4") == (2, 4)
     with pytest.raises(ValueError):
