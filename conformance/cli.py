@@ -321,6 +321,31 @@ def cmd_fuzz(args) -> int:
     return EXIT_FINDINGS if summary["findings"] else EXIT_OK
 
 
+def cmd_collectives(args) -> int:
+    from conformance.grid_run import run_coverage
+    from reports.results import write_results
+
+    backend = _backend(args.backend)
+    ops = [o.strip() for o in args.ops.split(",") if o.strip()] if args.ops else None
+    os.makedirs(args.out, exist_ok=True)
+    try:
+        results = run_coverage(backend, dtype=args.dtype, examples=args.max_examples, seed=args.seed, ops=ops,
+                               out_dir=args.out)
+    finally:
+        backend.close()
+    path = os.path.join(args.out, "results.json")
+    write_results(path, backend.name, results, seed=args.seed, max_examples=args.max_examples)
+    rows: dict = {}
+    for r in results:
+        key = f"{r.ops[0].split('.')[-1]} {r.extra['strategy']}"
+        rows.setdefault(key, {}).setdefault(r.status, []).append("x".join(map(str, r.extra["grid"])))
+    print(f"{backend.name}: {len(results)} cases (collective x strategy x grid shape, {args.dtype})")
+    for key in sorted(rows):
+        print(f"  {key:<46} " + "; ".join(f"{status} {len(grids)}" for status, grids in sorted(rows[key].items())))
+    print(f"results: {path}")
+    return _exit_code(results)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="shlo-conform", description="StableHLO differential conformance suite")
     sub = p.add_subparsers(dest="command", required=True)
@@ -389,6 +414,14 @@ def build_parser() -> argparse.ArgumentParser:
     fz.add_argument("--database", help="Hypothesis example database: a folder (default DIR/hypothesis-db) "
                                        "or redis://host:port to share one across machines")
     fz.set_defaults(fn=cmd_fuzz)
+
+    co = sub.add_parser("collectives", help="every collective x process-group strategy x grid shape on a backend")
+    backend_options(co)
+    co.add_argument("--ops", help="comma-separated collectives (default: all six)")
+    co.add_argument("--dtype", default="f32")
+    co.add_argument("--max-examples", type=int, default=1)
+    co.add_argument("--seed", type=int, default=0)
+    co.set_defaults(fn=cmd_collectives)
 
     b = sub.add_parser("backends", help="list the backends and whether they are usable here")
     b.set_defaults(fn=cmd_backends)

@@ -34,6 +34,10 @@ STRATEGIES = {
 }
 
 
+def all_grids(max_processes: int = MAX_PROCESSES) -> list[tuple[int, int]]:
+    return [(r, p) for r in range(1, max_processes + 1) for p in range(1, max_processes // r + 1)]
+
+
 @st.composite
 def grids(draw, max_processes: int = MAX_PROCESSES):
     replicas = draw(st.integers(1, max_processes))
@@ -100,14 +104,16 @@ def _shape_with(draw, dim_multiple: int, max_rank: int = 3, min_multiple: int = 
     return tuple(shape), dim
 
 
-#: The grid collectives draw on when a caller fixes one (random multi-op programs on a grid).
+#: The grid collectives draw on when a caller fixes one (random multi-op programs on a grid),
+#: and the process-group strategy (coverage runs: every op x strategy x grid shape).
 FIXED_GRID: ContextVar[tuple | None] = ContextVar("FIXED_GRID", default=None)
+FIXED_STRATEGY: ContextVar[str | None] = ContextVar("FIXED_STRATEGY", default=None)
 
 
 def draw_collective(draw, op: str, element_type) -> Signature:
     et = as_element_type(element_type)
     grid = FIXED_GRID.get() or draw(grids())
-    strategy = draw(st.sampled_from(STRATEGIES[op]))
+    strategy = FIXED_STRATEGY.get() or draw(st.sampled_from(STRATEGIES[op]))
     attrs = _channel_attrs(draw, strategy)
     n_ids = _ids_for(strategy, grid)
 

@@ -192,3 +192,27 @@ def test_a_failing_process_is_reported_with_its_id_and_the_others_stop():
     with pytest.raises(OracleError, match=r"process \(1, 0\).*argument #0"):
         evaluate_parallel(module, {(0, 0): [i64([1, 2])], (1, 0): [np.array([1, 2], np.int32)]},
                           num_replicas=2, num_partitions=1, timeout=30)
+
+
+# ------------------------------------------------------------------ XLA coverage
+
+def test_every_strategy_and_grid_shape_runs_on_xla():
+    """all_gather and collective_broadcast x every strategy x every grid of up to 8 processes
+    on XLA's virtual CPU devices: each passes (or is a listed deviation); collective_broadcast
+    is rejected (XLA:CPU has no thunk for it), never a crash."""
+    from adapters import get_backend
+    from conformance.grid_run import coverage_plan, run_coverage
+    from reports.known_deviations import known_deviation
+
+    xla = get_backend("xla")
+    try:
+        results = run_coverage(xla, ops=["all_gather", "collective_broadcast"])
+    finally:
+        xla.close()
+    assert len(results) == len(coverage_plan(["all_gather", "collective_broadcast"])) == 5 * 20
+    for r in results:
+        if r.ops == ["stablehlo.collective_broadcast"]:
+            assert r.status == "rejected", (r.extra, r.message)
+        else:
+            assert r.status in ("pass", "implementation-defined") or known_deviation(
+                "xla", r.ops[0], ",".join(r.dtypes), r.status), (r.extra, r.message)
