@@ -456,9 +456,11 @@ class Campaign:
 
         while not out_of_budget():
             pending: dict = {}
+            # rounds of 50 programs (each drawn program costs its generation, even when skipped)
+            batch = 50 if max_programs is None else max(1, min(50, max_programs - self.stats.programs))
 
             @hypothesis_seed(self.seed * 1_000_003 + shard_index * 10_007 + round_no)
-            @settings(max_examples=50, deadline=None, database=self.database, derandomize=False,
+            @settings(max_examples=batch, deadline=None, database=self.database, derandomize=False,
                       suppress_health_check=list(HealthCheck), print_blob=False,
                       phases=[Phase.reuse, Phase.generate, Phase.shrink])
             @given(grid_programs(max_ops=self.max_ops) if self.grid else
