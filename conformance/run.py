@@ -61,8 +61,8 @@ def draw_cases(op_info, element_type, max_examples: int, seed: int) -> list[Case
 
 def _flush_float_inputs(inputs):
     from oracle.numerics import flush_subnormals
-    return [flush_subnormals(x) if x.dtype.kind in "fcV" or x.dtype.name.startswith(("float", "bfloat")) else x
-            for x in inputs]
+    return [flush_subnormals(x) if isinstance(x, np.ndarray) and (
+        x.dtype.kind in "fcV" or x.dtype.name.startswith(("float", "bfloat"))) else x for x in inputs]
 
 
 def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | None = None) -> CaseResult:

@@ -43,8 +43,9 @@ EXCLUDED = frozenset({
 POSITIVE_DOMAIN = frozenset({"stablehlo.log", "stablehlo.sqrt", "stablehlo.rsqrt", "stablehlo.log_plus_one",
                              "stablehlo.power", "stablehlo.cbrt"})
 
-#: Element types a program prefers (a "theme" makes shared types, and so real DAGs, likely).
-THEMES = ("f32", "f32", "f64", "i32", "bf16", "f16", "i8", "ui32", "i1", "complex<f32>")
+#: Element types a program prefers (a "theme" makes shared types, and so real DAGs, likely);
+#: a "q." theme draws the quantized forms of the ops that take quantized tensors.
+THEMES = ("f32", "f32", "f64", "i32", "bf16", "f16", "i8", "ui32", "i1", "complex<f32>", "q.i8", "q.i16")
 
 
 @dataclass(eq=False)
@@ -159,8 +160,12 @@ def random_programs(draw, *, max_ops: int = 8, ops: list[OpInfo] | None = None, 
     """A ``RandomProgram``: a module with one public @main, and one input set for it."""
     from generators.programs import _as_attr, _region  # the one-op builder's attribute/region helpers
 
+    from .quantized import is_quantized_key, quantized_form_supported, quantized_signature
+
     pool = ops if ops is not None else generatable_ops()
-    theme = as_element_type(draw(st.sampled_from(THEMES)))
+    theme_name = draw(st.sampled_from(THEMES))
+    quantized = is_quantized_key(theme_name)
+    theme = as_element_type("f32" if quantized else theme_name)
     b = _Builder()
     n_ops = draw(st.integers(1, max_ops))
     for _ in range(n_ops):
@@ -168,10 +173,13 @@ def random_programs(draw, *, max_ops: int = 8, ops: list[OpInfo] | None = None, 
         names = info.element_types or (theme.name,)
         et = theme if theme.name in names and draw(st.integers(0, 3)) else as_element_type(
             draw(st.sampled_from(names)))
-        sig = info.draw_signature(draw, et)
+        if quantized and quantized_form_supported(info) and draw(st.integers(0, 3)):
+            sig, float_sig = quantized_signature(draw, info, theme_name)
+        else:
+            sig = float_sig = info.draw_signature(draw, et)
         # Integer operands of ops that draw their own inputs (indices, shapes, start positions)
         # get those values through fresh arguments: arbitrary values there are mostly undefined.
-        own = info.draw_inputs(draw, sig) if info.draw_inputs is not None else None
+        own = info.draw_inputs(draw, float_sig) if info.draw_inputs is not None else None
         operands = []
         for k, t in enumerate(sig.operand_types):
             if own is not None and _is_index_like(t) and isinstance(own, list):
@@ -227,6 +235,8 @@ def mild_inputs(module: ir.Module, seed: int, positive=frozenset(), scale: float
 
 
 def _mild(rng, et: ElementType, shape, positive: bool, scale: float) -> np.ndarray:
+    if getattr(et, "is_quantized", False):  # storage integers, anywhere in [storage_min, storage_max]
+        return rng.integers(et.min, et.max, shape, endpoint=True).astype(et.storage_type.dtype)
     if et.is_bool:
         return rng.integers(0, 2, shape).astype(bool)
     if et.is_integer:

@@ -57,6 +57,7 @@ def test_random_programs_verify_evaluate_and_cover_the_ops():
     assert any(max(np.unique([id(v) for op in p.module.main.ops for v in op.operands], return_counts=True)[1],
                    default=0) >= 2 for p in programs)
     assert any(op.regions for p in programs for op in p.module.main.ops)  # nested regions come along
+    assert any("!quant." in t for p in programs for t in p.element_types)  # quantized programs too
 
 
 @pytest.mark.parametrize("info", generatable_ops(), ids=lambda i: i.mnemonic)
