@@ -97,11 +97,9 @@ def is_quantized_key(name) -> bool:
 
 
 #: Ops that take quantized tensors but whose quantized forms are not drawn by retyping a float
-#: signature: bodies (their regions would need retyping too), literals (a constant's value),
-#: process grids, triangular_solve (its quantized operands need per-op scales) and
-#: bitcast_convert (its shapes follow the element types' bit widths).
-NOT_RETYPED = frozenset({"constant", "map", "reduce", "reduce_window", "scatter", "select_and_scatter", "sort",
-                         "triangular_solve", "bitcast_convert"})  # (bitcast_convert: shapes follow bit widths)
+#: signature: literals (a constant's value), process grids, triangular_solve (its quantized
+#: operands need per-op scales) and bitcast_convert (its shapes follow the element types' bit widths).
+NOT_RETYPED = frozenset({"constant", "triangular_solve", "bitcast_convert"})
 
 
 def quantized_form_supported(info) -> bool:
@@ -128,7 +126,7 @@ def quantized_signature(draw, info, key: str) -> tuple:
     from oracle.registry import Signature
 
     sig = info.draw_signature(draw, ELEMENT_TYPES[FORM_EXPRESSED])
-    assume(not sig.regions and sig.grid == (1, 1))
+    assume(sig.grid == (1, 1))
     assume(not any(isinstance(a, oir.DenseElements) and a.type.element_type.name == FORM_EXPRESSED
                    for a in sig.attributes.values()))
     qt = draw(quantized_element_types(key, expressed=ELEMENT_TYPES[FORM_EXPRESSED], per_axis=False))
@@ -138,14 +136,32 @@ def quantized_signature(draw, info, key: str) -> tuple:
         if isinstance(t, TensorType) and getattr(t.element_type, "name", None) == FORM_EXPRESSED:
             return TensorType(t.shape, qt)
         return t
+    regions = tuple(_retyped_region(r() if callable(r) else r, retype) for r in sig.regions)
     quantized = Signature(tuple(map(retype, sig.operand_types)), sig.attributes,
-                          tuple(map(retype, sig.result_types)), sig.regions, sig.grid)
+                          tuple(map(retype, sig.result_types)), regions, sig.grid)
     assume(quantized != sig)
     try:
         parse_module(print_module(build_module(info.name, quantized)))
     except MlirError:
         assume(False)
     return quantized, sig
+
+
+def _retyped_region(region, retype):
+    """A body with every f32 scalar retyped (its ops then run on quantized scalars, each by its
+    own quantized rule); bodies with f32 literals are left alone (the verifier then refuses)."""
+    from oracle import ir as oir
+    values: dict = {}
+
+    def value(v):
+        if v not in values:
+            values[v] = oir.Value(retype(v.type), v.name)
+        return values[v]
+    args = tuple(value(a) for a in region.arguments)
+    ops = tuple(oir.Op(op.name, tuple(value(v) for v in op.operands), tuple(value(v) for v in op.results),
+                       op.attributes, tuple(_retyped_region(r, retype) for r in op.regions), op.location)
+                for op in region.ops)
+    return oir.Region(args, ops)
 
 
 def quantized_inputs(draw, info, quantized, float_sig) -> list:

@@ -31,6 +31,7 @@ from ..types import ALL_ELEMENT_TYPES, ELEMENT_TYPES, TensorType, as_element_typ
 from ._checks import shape_error
 from .conversion import convert_array
 from .indexing import draw_data, draw_index_values, index_types, index_values
+from .reductions import is_promotable
 from .structural import _ints
 
 _ALL_NAMES = tuple(t.name for t in ALL_ELEMENT_TYPES)
@@ -446,9 +447,7 @@ def _check_scatter(op_, inputs, indices, updates, dn, region) -> None:
                           f"rank-0 tensors of the same types")
     for i, (src, t) in enumerate(zip(types_in, arg_types[:n])):
         e = t.element_type
-        same_kind = (src.is_bool, src.is_integer, src.is_float, src.is_complex) == \
-            (e.is_bool, e.is_integer, e.is_float, e.is_complex)
-        if not same_kind or e.bits < src.bits:
+        if not is_promotable(src, e):
             _fail(op_, "C23", f"element type of inputs[{i}] {src} is not promotable to {e}")
         if result_types[i].element_type != e:  # (C25)
             _fail(op_, "C25", f"element_type(results[{i}]) {result_types[i].element_type} != {e}")

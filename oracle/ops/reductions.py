@@ -79,13 +79,23 @@ def _region_types(region: ir.Region, op_, n_args: int, what: str, constraint: st
     return [a.type.element_type for a in region.arguments]
 
 
-def _is_promotable(src: ElementType, dst: ElementType) -> bool:
-    """is_promotable(x, y): same kind (bool / signed / unsigned / float / complex), y at least as wide."""
+def is_promotable(src: ElementType, dst: ElementType) -> bool:
+    """The spec's is_promotable(x, y): the same kind (boolean / integer / float / complex, or
+    quantized with the same expressed type) and y at least as wide (for quantized types: the
+    storage type).  Identical types are promotable (the spec's Python leaves bool -> bool to
+    its final ``return false``; every op that uses it means the identity to pass)."""
     if src == dst:
         return True
-    same_kind = (src.is_signed and dst.is_signed) or (src.is_unsigned and dst.is_unsigned) or \
-        (src.is_float and dst.is_float) or (src.is_complex and dst.is_complex)
-    return same_kind and dst.bits >= src.bits
+    if getattr(src, "is_quantized", False) or getattr(dst, "is_quantized", False):
+        return (getattr(src, "is_quantized", False) and getattr(dst, "is_quantized", False)
+                and src.expressed_type == dst.expressed_type and src.storage_type.bits <= dst.storage_type.bits)
+    if src.is_bool or dst.is_bool:
+        return False
+    if src.is_complex and dst.is_complex:
+        return src.component.bits <= dst.component.bits
+    if (src.is_integer and dst.is_integer) or (src.is_float and dst.is_float):
+        return src.bits <= dst.bits
+    return False
 
 
 def _check_body(op_, region, input_types, constraint) -> list[ElementType]:
@@ -100,7 +110,7 @@ def _check_body(op_, region, input_types, constraint) -> list[ElementType]:
                           f"({', '.join(map(str, body))}) -> ({', '.join(str(v.type) for v in ret)})",
                           op=op_.name, constraint=constraint)
     for i, (src, dst) in enumerate(zip(input_types, body[:n])):
-        if not _is_promotable(src, dst):
+        if not is_promotable(src, dst):
             raise OracleError(f"input #{i} element type {src} is not promotable to body type {dst}",
                               op=op_.name, constraint=constraint)
     return body[:n]
