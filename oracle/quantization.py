@@ -198,3 +198,36 @@ ELEMENTWISE_DEQUANTIZE_OP_QUANTIZE = frozenset({
 def quantized_semantics(info) -> str | None:
     """How an OpInfo treats quantized tensors: "dequantize_op_quantize", "on_storage" or None."""
     return getattr(info.evaluate, "quantized", None)
+
+
+# ------------------------------------------------- the integer-arithmetic reading
+
+#: Ops that backends implement on quantized tensors with integer accumulation (XLA's
+#: quant-to-math, TFLite-style kernels) where the spec writes dequantize_op_quantize.
+INTEGER_ACCUMULATING = frozenset({"stablehlo.dot_general", "stablehlo.convolution"})
+
+
+def integer_accumulation(info, op_: ir.Op, args) -> list | None:
+    """The integer reading of a per-tensor quantized dot_general / convolution: accumulate
+    (lhs - zp_lhs) * (rhs - zp_rhs) exactly in integers, then requantize once with the combined
+    scale lhs_scale * rhs_scale / result_scale (round half to even, add the result's zero point,
+    clamp).  The spec's dequantize_op_quantize computes in the expressed type instead; the spec
+    leaves the interpretation to the implementation ("Execution semantics of quantized
+    operation"), so the comparator accepts either reading (conformance/run.py).  Returns the
+    result's storage values, or None for another form (per-axis, hybrid, float result)."""
+    if op_.name not in INTEGER_ACCUMULATING or len(op_.operands) != 2 or len(op_.results) != 1:
+        return None
+    types = [op_.operands[0].type, op_.operands[1].type, op_.results[0].type]
+    if not all(is_quantized(t) and not t.element_type.is_per_axis for t in types):
+        return None
+    lq, rq, oq = (t.element_type for t in types)
+    i64 = ELEMENT_TYPES["i64"]
+    view = _retyped(op_, lambda t: TensorType(t.shape, i64),
+                    {k: v for k, v in op_.attributes.items() if k not in ("precision_config", "algorithm")})
+    centered = [np.asarray(a, dtype=np.int64) - q.zero_points[0] for a, q in zip(args, (lq, rq))]
+    try:
+        (acc,) = info.evaluate.__wrapped__(view, centered, None, {})
+    except Exception:  # noqa: BLE001 - a form the integer evaluation does not take: no second reading
+        return None
+    real = acc.astype(np.float64) * (lq.scales[0] * rq.scales[0] / oq.scales[0])
+    return [np.clip(np.rint(real) + oq.zero_points[0], oq.min, oq.max).astype(oq.storage_type.dtype)]

@@ -240,7 +240,9 @@ _entry("*", "quantized", Tolerance(ulp=1, reason=(
     "arithmetic; a tie in the final rounding moves the storage integer by 1.  Storage "
     "integers the expressed type cannot hold exactly (i32 storage, f32 expressed: above "
     "2**24) also move by 2 ULP of the expressed type when a backend reorders the formula: "
-    "rel <= 2 eps(expressed), see quantized_tolerance")))
+    "rel <= 2 eps(expressed), see quantized_tolerance.  dot_general / convolution: the integer "
+    "reading (exact integer accumulation, one requantization: oracle.quantization."
+    "integer_accumulation) is accepted as well as the spec's float one")))
 
 
 def quantized_tolerance(et) -> Tolerance:

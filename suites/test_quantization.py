@@ -182,3 +182,32 @@ def test_uniform_quantize_signatures_verify():
 def test_keys_name_storage_types():
     qt = quantized_element_types("q.ui4").example()
     assert qt.storage_type == element_type("ui4")
+
+
+def test_integer_accumulation_is_a_second_accepted_reading_of_quantized_dot_general():
+    """lhs [-3, -2] (scale 0.1), rhs [-3, 2] (scale 5), result scale 1.  The integer reading:
+    accumulator 9 - 4 = 5, times 0.1 * 5 / 1 = 2.5, ties to even: 2.  The spec's float reading
+    dequantizes to f32 first (f32(-0.3) * -15 + f32(-0.2) * 10 lands just above 2.5): 3.
+    Both are accepted; anything else is not."""
+    import oracle
+    from oracle.quantization import integer_accumulation
+    from reports.compare import compare_outputs
+    from reports.tolerance import EXACT
+
+    q = {s: f"!quant.uniform<i8:f32, {s}>" for s in ("0.1", "5.0", "1.0")}
+    text = f"""func.func @main(%l: tensor<2x{q['0.1']}>, %r: tensor<2x{q['5.0']}>) -> tensor<{q['1.0']}> {{
+      %0 = stablehlo.dot_general %l, %r, contracting_dims = [0] x [0]
+        : (tensor<2x{q['0.1']}>, tensor<2x{q['5.0']}>) -> tensor<{q['1.0']}>
+      return %0 : tensor<{q['1.0']}>
+    }}"""
+    module = oracle.parse_module(text)
+    inputs = [np.array([-3, -2], np.int8), np.array([-3, 2], np.int8)]
+    (spec_reading,) = oracle.evaluate(module, inputs)
+    op = module.main.ops[0]
+    (integer_reading,) = integer_accumulation(oracle.lookup(op.name), op, inputs)
+    assert int(spec_reading) == 3 and int(integer_reading) == 2
+    et = module.main.result_types[0].element_type
+    for actual, status in ((2, "pass"), (3, "pass"), (4, "mismatch"), (1, "mismatch")):
+        verdict = compare_outputs([spec_reading], [np.array(actual, np.int8)], [et], EXACT,
+                                  flushed_expected=[integer_reading])
+        assert verdict.status == status, (actual, verdict.message)
