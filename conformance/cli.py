@@ -54,14 +54,17 @@ def _exit_code(results) -> int:
     return EXIT_FINDINGS if any(r.status in FAILING for r in results) else EXIT_OK
 
 
+def _listed(text: str | None) -> list[str] | None:
+    """A comma-separated option as a list (None when not given)."""
+    return [x.strip() for x in text.split(",") if x.strip()] if text else None
+
+
 def _planned(args) -> list:
     """The (op, element type) pairs ``--ops`` / ``--dtypes`` select."""
     from conformance.run import plan
 
-    def listed(text):
-        return [x.strip() for x in text.split(",") if x.strip()] if text else None
     try:
-        return plan(listed(args.ops), listed(args.dtypes))
+        return plan(_listed(args.ops), _listed(args.dtypes))
     except KeyError as e:
         raise UsageError(e.args[0]) from None
 
@@ -125,11 +128,10 @@ def cmd_certify(args) -> int:
     from conformance.certify import certify
 
     backend = _backend(args.backend)
-    ops = [o.strip() for o in args.ops.split(",") if o.strip()] if args.ops else None
-    dtypes = [d.strip() for d in args.dtypes.split(",") if d.strip()] if args.dtypes else None
     started = time.time()
     try:
-        summary = certify(backend, args.out, ops=ops, dtypes=dtypes, max_examples=args.max_examples, seed=args.seed,
+        summary = certify(backend, args.out, ops=_listed(args.ops), dtypes=_listed(args.dtypes),
+                          max_examples=args.max_examples, seed=args.seed,
                           corpus=not args.no_corpus, spec=not args.no_spec, timeout=args.timeout,
                           progress=not args.quiet)
     except KeyError as e:
@@ -326,10 +328,10 @@ def cmd_collectives(args) -> int:
     from reports.results import write_results
 
     backend = _backend(args.backend)
-    ops = [o.strip() for o in args.ops.split(",") if o.strip()] if args.ops else None
     os.makedirs(args.out, exist_ok=True)
     try:
-        results = run_coverage(backend, dtype=args.dtype, examples=args.max_examples, seed=args.seed, ops=ops,
+        results = run_coverage(backend, dtype=args.dtype, examples=args.max_examples, seed=args.seed,
+                               ops=_listed(args.ops),
                                out_dir=args.out)
     finally:
         backend.close()

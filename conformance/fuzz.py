@@ -102,7 +102,7 @@ def oracle_outputs(module: ir.Module, inputs: list):
     """(outputs, implementation-defined masks by result Value) on the oracle: the masks the ops
     record while they run, and those of oracle/impl_defined.py's table for every op of @main."""
     from oracle.evaluator import check_arguments, run_ops
-    from oracle.impl_defined import impl_defined_mask
+    from oracle.impl_defined import op_masks
 
     context = oracle.Context(module, impl_defined={})
     main = module.main
@@ -111,12 +111,8 @@ def oracle_outputs(module: ir.Module, inputs: list):
     outputs = run_ops(main.ops, env, context)
     masks = dict(context.impl_defined)
     for op in main.ops[:-1]:
-        attributes = {k: op.attr(k) for k in op.attributes}
-        if op.regions:
-            attributes["regions"] = op.regions
         try:
-            found = impl_defined_mask(op.mnemonic, [env[v] for v in op.operands], attributes,
-                                      [r.type for r in op.results])
+            found = op_masks(op, [env[v] for v in op.operands], [env[r] for r in op.results])
         except Exception:  # noqa: BLE001 - a mask that cannot judge these values masks nothing
             continue
         for result, mask in zip(op.results, found):

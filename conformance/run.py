@@ -67,7 +67,8 @@ def _flush_float_inputs(inputs):
 
 def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | None = None) -> CaseResult:
     """Oracle vs backend on one case -> CaseResult (a reproducer is written for failures)."""
-    from oracle.impl_defined import impl_defined_mask
+    from oracle.impl_defined import op_masks
+    from oracle.quantization import integer_accumulation
     from oracle.types import TensorType, element_type
     from reports.compare import compare_outputs
     from reports.tolerance import tolerance_for
@@ -117,25 +118,22 @@ def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | Non
         verdict = custom_compare(expected, actual, case.inputs, op)
         return finish(verdict.status, verdict.message if verdict.status != "pass" else "", expected=expected,
                       actual=actual, max_ulp=verdict.max_ulp, verdict=verdict)
-    attributes = {k: op.attr(k) for k in op.attributes}
-    if op.regions:  # masks that depend on a body (scatter's update computation) read it here
-        attributes["regions"] = op.regions
     # ? dims take the oracle's runtime sizes, so masks and bounds have the results' shapes
     result_types = [TensorType(np.shape(x), r.type.element_type) if isinstance(r.type, TensorType) else r.type
                     for r, x in zip(op.results, expected)]
-    masks = [_either(impl_defined_mask(case.op.split(".", 1)[1], case.inputs, attributes, t),
-                     context.impl_defined.get(r)) for r, t in zip(op.results, result_types)]
-    flushed = None
-    if getattr(backend, "flushes_subnormals", False):
+    masks = [_either(table_mask, context.impl_defined.get(r))
+             for r, table_mask in zip(op.results, op_masks(op, case.inputs, expected))]
+    # A second reading of the result the comparator accepts too: the oracle on flushed inputs with
+    # flushed results for a backend that flushes subnormals; for quantized dot_general /
+    # convolution, integer accumulation (oracle/quantization.py).
+    also_accepted = integer_accumulation(info, op, case.inputs) if info else None
+    if also_accepted is None and getattr(backend, "flushes_subnormals", False):
         try:
             from oracle.numerics import flush_subnormals
-            flushed = [flush_subnormals(x) for x in oracle.evaluate(case.module, _flush_float_inputs(case.inputs))]
+            also_accepted = [flush_subnormals(x)
+                             for x in oracle.evaluate(case.module, _flush_float_inputs(case.inputs))]
         except OracleError:
-            flushed = None
-    from oracle.quantization import integer_accumulation
-    alternative = integer_accumulation(info, op, case.inputs) if info else None
-    if alternative is not None:  # quantized dot/conv: the integer reading is accepted too (oracle/quantization.py)
-        flushed = alternative
+            also_accepted = None
     element_types = [element_type(str(t.element_type)) for t in result_types]
     operand_types = [v.type.element_type for v in op.operands if hasattr(v.type, "element_type")]
     tolerance = tolerance_for(case.op.split(".", 1)[1], element_types[0] if element_types else None,
@@ -145,8 +143,8 @@ def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | Non
         bound_fn = None  # quantized results: the tolerance table's quantized rule
     # Per-element absolute error bounds derived from the computation (dot_general, convolution, ...).
     bounds = {} if bound_fn is None else {"error_bounds": bound_fn(op, case.inputs, result_types)}
-    verdict = compare_outputs(expected, actual, element_types, tolerance, impl_masks=masks, flushed_expected=flushed,
-                              **bounds)
+    verdict = compare_outputs(expected, actual, element_types, tolerance, impl_masks=masks,
+                              flushed_expected=also_accepted, **bounds)
     return finish(verdict.status, verdict.message if verdict.status != "pass" else "", expected=expected,
                   actual=actual, max_ulp=verdict.max_ulp, verdict=verdict)
 

@@ -42,10 +42,10 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from .numerics import isfinite, isnan
-from .types import ElementType, element_type_of_dtype
+from .types import ElementType, TensorType, element_type_of_dtype
 
 __all__ = ["ImplDefined", "SpecNote", "IMPL_DEFINED_TABLE", "SPEC_NOTES", "impl_defined_mask",
-           "entries_for"]
+           "op_masks", "entries_for"]
 
 Mask = Callable[[list, dict, Any], np.ndarray]
 
@@ -1159,3 +1159,15 @@ def impl_defined_mask(op: str, inputs, attributes: dict | None, result_type):
     if combined is None or not combined.any():
         return None
     return np.array(combined)
+
+
+def op_masks(op, operand_values, result_values) -> list:
+    """``impl_defined_mask`` for every result of an IR op evaluated on ``operand_values``: the
+    attributes and body regions (scatter's update computation, ...) are read from the op, and
+    ``?`` dimensions take the runtime sizes of ``result_values``."""
+    attributes = {k: op.attr(k) for k in op.attributes}
+    if op.regions:
+        attributes["regions"] = op.regions
+    types = [TensorType(np.shape(x), r.type.element_type) if isinstance(r.type, TensorType) else r.type
+             for r, x in zip(op.results, result_values)]
+    return [impl_defined_mask(op.mnemonic, operand_values, attributes, t) for t in types]

@@ -20,9 +20,10 @@ pytest.importorskip("iree.runtime")
 
 from adapters import get_backend  # noqa: E402
 from adapters.iree import IreeBackend, pack_bits, unpack_bits  # noqa: E402
-from conformance.run import check_case, draw_cases, plan  # noqa: E402
-from oracle.types import ELEMENT_TYPES, element_type  # noqa: E402
-from reports.known_deviations import known_deviation  # noqa: E402
+from conformance.run import plan, run_differential  # noqa: E402
+from oracle.types import ELEMENT_TYPES  # noqa: E402
+from reports.known_deviations import deviation_for_case, known_deviation  # noqa: E402
+from reports.results import FAILING, summarize  # noqa: E402
 from suites.test_adapters import add_mul_program, assert_same, case_arrays  # noqa: E402
 
 NAMES = ("iree-llvm-cpu", "iree-vmvx")
@@ -180,14 +181,10 @@ SAMPLE_TYPES = ["f32", "i8", "i1", "bf16"]
 @pytest.mark.parametrize("name", NAMES)
 def test_differential_sample(name, tmp_path):
     """One case per pair of a small op x type sample; failures must be known deviations."""
-    bad, statuses = [], {}
-    for info, et in plan(SAMPLE_OPS, SAMPLE_TYPES):
-        for case in draw_cases(info, element_type(et), 1, seed=0):
-            r = check_case(case, backend(name), out_dir=str(tmp_path))
-            statuses[r.status] = statuses.get(r.status, 0) + 1
-            if r.status in ("mismatch", "crash", "timeout", "error") and not known_deviation(
-                    name, case.op, ",".join(r.dtypes), r.status):
-                bad.append(r)
+    results = run_differential(backend(name), plan(SAMPLE_OPS, SAMPLE_TYPES), max_examples=1, seed=0, out_dir=str(tmp_path),
+                               progress=False)
+    statuses = summarize(results)
+    bad = [r for r in results if r.status in FAILING and not deviation_for_case(name, r)]
     assert statuses.get("pass", 0) >= 5, statuses
     assert not bad, "\n\n".join(f"[{r.status}] {r.id}\n{r.message}\nreproducer: {r.reproducer}" for r in bad[:3])
 

@@ -21,9 +21,9 @@ pytest.importorskip("torch")
 from adapters import get_backend  # noqa: E402
 from adapters.base import Rejected  # noqa: E402
 from adapters.torch_backend import TorchEngine  # noqa: E402
-from conformance.run import check_case, draw_cases, plan  # noqa: E402
-from oracle.types import element_type  # noqa: E402
-from reports.known_deviations import known_deviation  # noqa: E402
+from conformance.run import plan, run_differential  # noqa: E402
+from reports.known_deviations import deviation_for_case, known_deviation  # noqa: E402
+from reports.results import FAILING, summarize  # noqa: E402
 from suites.test_adapters import add_mul_program, assert_same, case_arrays  # noqa: E402
 
 NAMES = ("torch-eager", "torch-inductor")
@@ -217,14 +217,10 @@ SAMPLE = {"torch-eager": (["add", "compare", "convert", "select", "broadcast_in_
 def test_differential_sample(name, tmp_path):
     """One case per pair of a small op x type sample; failures must be known deviations."""
     ops, types = SAMPLE[name]
-    bad, statuses = [], {}
-    for info, et in plan(ops, types):
-        for case in draw_cases(info, element_type(et), 1, seed=0):
-            r = check_case(case, backend(name), out_dir=str(tmp_path))
-            statuses[r.status] = statuses.get(r.status, 0) + 1
-            if r.status in ("mismatch", "crash", "timeout", "error") and not known_deviation(
-                    name, case.op, ",".join(r.dtypes), r.status):
-                bad.append(r)
+    results = run_differential(backend(name), plan(ops, types), max_examples=1, seed=0, out_dir=str(tmp_path),
+                               progress=False)
+    statuses = summarize(results)
+    bad = [r for r in results if r.status in FAILING and not deviation_for_case(name, r)]
     assert statuses.get("pass", 0) >= len(ops), statuses
     assert not bad, "\n\n".join(f"[{r.status}] {r.id}\n{r.message}\nreproducer: {r.reproducer}" for r in bad[:3])
 

@@ -14,7 +14,7 @@ import pytest
 
 from conformance.run import check_case, draw_cases, plan
 from oracle.types import element_type
-from reports.known_deviations import known_deviation
+from reports.known_deviations import deviation_for_case
 
 PAIRS = plan()
 
@@ -78,10 +78,10 @@ def test_differential(pair, backends, max_examples, tmp_path_factory):
     for r in results:
         if r.status in ("pass", "implementation-defined", "unsupported", "rejected"):
             continue
-        (known if known_deviation(backend_name, op_name, ",".join(r.dtypes), r.status) else bad).append(r)
+        (known if deviation_for_case(backend_name, r) else bad).append(r)
     assert not bad, "\n\n".join(f"[{r.status}] {r.id}\n{r.message}\nreproducer: {r.reproducer}" for r in bad[:3])
     if known:
-        d = known_deviation(backend_name, op_name, ",".join(known[0].dtypes), known[0].status)
+        d = deviation_for_case(backend_name, known[0])
         pytest.xfail(f"known deviation: {d.reason}")
     if results and all(r.status == "rejected" for r in results):
         pytest.skip(f"{backend_name} rejects {info.mnemonic} on {dtype}: {results[0].message[:200]}")

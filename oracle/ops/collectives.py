@@ -18,7 +18,7 @@ from ..grid import ProcessId, process_of
 from ..registry import op
 from ..quantization import on_storage
 from ..types import ALL_ELEMENT_TYPES, ELEMENT_TYPES, TensorType, element_type_of_dtype
-from .reductions import record_masks, schedule_free, values_differ
+from .reductions import is_promotable, record_masks, schedule_free, values_differ
 from .conversion import convert_array
 
 _UI32 = ELEMENT_TYPES["ui32"]
@@ -161,9 +161,7 @@ def _check_computation(op_, operand_types, c: str) -> None:
     e = region.arguments[0].type.element_type
     for t in operand_types:
         et = t.element_type
-        same_kind = (e.is_bool == et.is_bool and e.is_integer == et.is_integer and e.is_float == et.is_float
-                     and e.is_complex == et.is_complex)
-        if region.arguments[0].type.rank != 0 or not same_kind or e.bits < et.bits:  # is_promotable
+        if region.arguments[0].type.rank != 0 or not is_promotable(et, e):
             raise OracleError(f"computation argument type {region.arguments[0].type} is not a promotion of {et}",
                               op=op_.name, constraint=c)
 

@@ -73,6 +73,27 @@ def _in_range(dims, n: int) -> bool:
     return all(0 <= d < n for d in dims)
 
 
+def _check_indices_batching_dims(op_, operand_dims, indices_dims, ivd: int, operand_shape, indices_shape,
+                                 names: tuple[str, str, str, str], constraints: tuple[str, ...]) -> None:
+    """The constraints gather and scatter share on the indices' batching dims: unique, in range,
+    not index_vector_dim, one per operand batching dim, of equal sizes.  ``names``: the two
+    attributes then the two operands, as the op calls them; ``constraints``: their five C-numbers."""
+    operand_attr, indices_attr, operand, indices = names
+    c_unique, c_range, c_ivd, c_count, c_size = constraints
+    if not _is_unique(indices_dims):
+        _fail(op_, c_unique, f"{indices_attr} {list(indices_dims)} not unique")
+    if not _in_range(indices_dims, len(indices_shape)):
+        _fail(op_, c_range, f"{indices_attr} {list(indices_dims)} not in [0, {len(indices_shape)})")
+    if ivd in indices_dims:
+        _fail(op_, c_ivd, f"index_vector_dim {ivd} is one of {indices_attr} {list(indices_dims)}")
+    if len(operand_dims) != len(indices_dims):
+        _fail(op_, c_count, f"size({operand_attr}) {len(operand_dims)} != size({indices_attr}) {len(indices_dims)}")
+    for a, b in zip(operand_dims, indices_dims):
+        if operand_shape[a] != indices_shape[b]:
+            raise shape_error(op_, f"dim({operand}, {a}) = {operand_shape[a]} != dim({indices}, {b}) = "
+                                   f"{indices_shape[b]}", c_size)
+
+
 class _Sides:
     """Dimension sizes for one signature: all >= 1, except that about one signature in eight
     may have zero sizes anywhere (empty tensors on purpose, but not in most cases)."""
@@ -170,18 +191,10 @@ def _check_gather(op_, operand_t, indices_t, slice_sizes, dn, label) -> tuple:
         _fail(op_, "C11", f"operand_batching_dims {list(obd)} not in [0, {rank})")
     if any(slice_sizes[d] > 1 for d in obd):
         _fail(op_, "C12", f"slice_sizes {list(slice_sizes)} > 1 at operand_batching_dims {list(obd)}")
-    if not _is_unique(sibd):
-        _fail(op_, "C13", f"start_indices_batching_dims {list(sibd)} not unique")
-    if not _in_range(sibd, irank):
-        _fail(op_, "C14", f"start_indices_batching_dims {list(sibd)} not in [0, {irank})")
-    if ivd in sibd:
-        _fail(op_, "C15", f"index_vector_dim {ivd} is one of start_indices_batching_dims {list(sibd)}")
-    if len(obd) != len(sibd):
-        _fail(op_, "C16", f"size(operand_batching_dims) {len(obd)} != size(start_indices_batching_dims) {len(sibd)}")
-    for a, b in zip(obd, sibd):
-        if operand_t.shape[a] != indices_t.shape[b]:
-            raise shape_error(op_, f"dim(operand, {a}) = {operand_t.shape[a]} != dim(start_indices, {b}) = "
-                                   f"{indices_t.shape[b]}", "C17")
+    _check_indices_batching_dims(
+        op_, obd, sibd, ivd, operand_t.shape, indices_t.shape,
+        ("operand_batching_dims", "start_indices_batching_dims", "operand", "start_indices"),
+        ("C13", "C14", "C15", "C16", "C17"))
     if not _is_unique(start_map + obd):
         _fail(op_, c("C18"), f"start_index_map {list(start_map)} + operand_batching_dims {list(obd)} not unique")
     if not _in_range(start_map, rank):
@@ -408,18 +421,10 @@ def _check_scatter(op_, inputs, indices, updates, dn, region) -> None:
         _fail(op_, "C12", f"input_batching_dims {list(ibd)} not sorted")
     if not _in_range(ibd, rank):
         _fail(op_, "C13", f"input_batching_dims {list(ibd)} not in [0, {rank})")
-    if not _is_unique(sibd):
-        _fail(op_, "C14", f"scatter_indices_batching_dims {list(sibd)} not unique")
-    if not _in_range(sibd, irank):
-        _fail(op_, "C15", f"scatter_indices_batching_dims {list(sibd)} not in [0, {irank})")
-    if ivd in sibd:
-        _fail(op_, "C16", f"index_vector_dim {ivd} is one of scatter_indices_batching_dims {list(sibd)}")
-    if len(ibd) != len(sibd):
-        _fail(op_, "C17", f"size(input_batching_dims) {len(ibd)} != size(scatter_indices_batching_dims) {len(sibd)}")
-    for a, b in zip(ibd, sibd):
-        if inputs[0].shape[a] != indices.shape[b]:
-            raise shape_error(op_, f"dim(inputs[0], {a}) = {inputs[0].shape[a]} != dim(scatter_indices, {b}) = "
-                                   f"{indices.shape[b]}", "C18")
+    _check_indices_batching_dims(
+        op_, ibd, sibd, ivd, inputs[0].shape, indices.shape,
+        ("input_batching_dims", "scatter_indices_batching_dims", "inputs[0]", "scatter_indices"),
+        ("C14", "C15", "C16", "C17", "C18"))
     if not 0 <= ivd <= irank:
         _fail(op_, "C22", f"index_vector_dim {ivd} not in [0, rank(scatter_indices) {irank}]")
     vector_size = indices.shape[ivd] if ivd < irank else 1
