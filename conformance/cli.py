@@ -229,14 +229,17 @@ def _run_logged(args, backend, path: str, work, **meta):
     return log.cases, stopped
 
 
-def _finish(args, backend_name: str, title: str, results, path: str, stopped, reproducers=None) -> int:
-    """The closing summary, --junit, and the exit code (130 / 143 when Ctrl-C / SIGTERM stopped it)."""
+def _finish(args, backend_name: str, title: str, results, path: str, stopped, reproducers=None,
+            junit: bool = True) -> int:
+    """The closing summary, --junit (unless the caller writes it for several runs at once), and the
+    exit code (130 / 143 when Ctrl-C / SIGTERM stopped it)."""
     from reports.summary import closing_summary, exit_code
 
     why = "" if stopped is None else "SIGTERM" if isinstance(stopped, Terminated) else "Ctrl-C"
     print(closing_summary(title, backend_name, results, results_path=path, reproducers=reproducers,
                           expect_known=getattr(args, "expect_known", False), interrupted=why))
-    _maybe_junit(args, path)
+    if junit:
+        _maybe_junit(args, [path])
     if stopped is not None:
         return 143 if isinstance(stopped, Terminated) else 130
     return exit_code(backend_name, results, expect_known=getattr(args, "expect_known", False))
@@ -274,10 +277,11 @@ def _run_several(args, names: list[str]) -> int:
     for name in names:
         path_name = name.replace("/", "_").replace(" ", "_")
         results: list = []
-        code = _run_one(args, name, os.path.join(args.out, path_name), pairs, keep=results)
+        code = _run_one(args, name, os.path.join(args.out, path_name), pairs, keep=results, junit=False)
         codes.append(code)
         runs[name] = (results, os.path.join(args.out, path_name, "results.json"))
         if code in (130, 143):  # stopped: what finished is written, no comparison
+            _maybe_junit(args, [path for _, path in runs.values()])
             return code
     by_case: dict = {}
     for name, (results, _) in runs.items():
@@ -292,10 +296,11 @@ def _run_several(args, names: list[str]) -> int:
     for case_id, d in list(divergent.items())[:10]:
         values = ", ".join(f"{b} {v}" for b, v in d["values"].items())
         print(f"  {case_id}: output #{d['output']} {d['index']}: {values} ({d['elements']} element(s) differ)")
+    _maybe_junit(args, [path for _, path in runs.values()])  # one test suite per backend
     return max(codes)
 
 
-def _run_one(args, name: str, out: str, pairs, keep: list | None = None) -> int:
+def _run_one(args, name: str, out: str, pairs, keep: list | None = None, junit: bool = True) -> int:
     from conformance.run import run_differential
 
     _output_folder(out)
@@ -313,15 +318,15 @@ def _run_one(args, name: str, out: str, pairs, keep: list | None = None) -> int:
     reproducers = os.path.join(out, "reproducers")
     return _finish(args, backend.name, f"{backend.name} vs oracle: {len(results)} cases "
                    f"({len(pairs)} op x element type pairs, up to {args.max_examples} cases each)", results, path,
-                   stopped, reproducers if os.path.isdir(reproducers) else None)
+                   stopped, reproducers if os.path.isdir(reproducers) else None, junit=junit)
 
 
-def _maybe_junit(args, results_path: str) -> None:
-    """``--junit OUT.xml``: the results just written, as JUnit XML."""
+def _maybe_junit(args, results_paths: list[str]) -> None:
+    """``--junit OUT.xml``: the results just written (one test suite per results file), as JUnit XML."""
     if getattr(args, "junit", None):
         from reports.html import load_run
         from reports.junit import write_junit
-        print(f"junit: {write_junit(args.junit, [load_run(results_path)])}")
+        print(f"junit: {write_junit(args.junit, [load_run(path) for path in results_paths])}")
 
 
 def cmd_report(args) -> int:

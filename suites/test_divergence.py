@@ -5,6 +5,7 @@ and marks the cases where they disagree ``divergent`` (results.json and the HTML
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
@@ -83,3 +84,12 @@ def test_divergence_compares_masked_values_nan_alike():
     d = divergence({"a": [(where, f, (3,))], "b": [(where, g, (3,))], "c": [(where, h, (3,))]})
     assert d["backends"] == ["a", "c"] and d["index"] == [2] and d["elements"] == 1
     assert divergence({"a": [(where, f, (3,))], "b": None}) == {}  # one backend with masked values
+
+
+def test_junit_of_several_backends_holds_one_suite_per_backend(tmp_path, fake_backends):
+    junit = tmp_path / "all.xml"
+    assert main(["run", "--backend", "wraps,saturates", "--ops", "divide", "--dtypes", "i32", "--max-examples", "1",
+                 "--out", str(tmp_path / "out"), "--junit", str(junit), "--quiet"]) == 0
+    suites = ET.parse(junit).getroot().findall("testsuite")
+    assert sorted(s.get("name") for s in suites) == ["saturates.differential", "wraps.differential"]
+    assert all(int(s.get("tests")) >= 1 for s in suites)
