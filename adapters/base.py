@@ -175,6 +175,20 @@ def mlir_error_text(e) -> str:
     return "MLIR: " + ("\n".join(lines) if lines else str(e))
 
 
+def run_stablehlo_passes(module, pipeline: str, what: str) -> None:
+    """Run the StableHLO pass ``pipeline`` over a parsed ``module`` in place; Rejected naming
+    ``what`` with MLIR's diagnostics when a pass refuses it."""
+    from jaxlib.mlir import passmanager
+    from jaxlib.mlir._mlir_libs import _stablehlo
+
+    with mlir_context():
+        _stablehlo.register_stablehlo_passes()
+        try:
+            passmanager.PassManager.parse(pipeline).run(module.operation)
+        except Exception as e:
+            raise Rejected(f"{what} failed: {mlir_error_text(e)}") from None
+
+
 def find_main(module):
     """The ``func.func @main`` operation of a parsed module (Rejected if none)."""
     for op in module.body.operations:

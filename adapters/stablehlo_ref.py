@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Rejected, call_text, main_signature, mlir_context, parse_mlir, wrap_main
+from .base import (Rejected, call_text, main_signature, mlir_context, parse_mlir, run_stablehlo_passes,
+                   wrap_main)
 from .worker import WorkerBackend
 from .xla import Signature
 
@@ -45,15 +46,7 @@ CHLO_TO_STABLEHLO = "builtin.module(func.func(chlo-legalize-to-stablehlo))"
 
 
 def _legalize_chlo(module):
-    from jaxlib.mlir import passmanager
-    from jaxlib.mlir._mlir_libs import _stablehlo
-
-    with mlir_context():
-        _stablehlo.register_stablehlo_passes()
-        try:
-            passmanager.PassManager.parse(CHLO_TO_STABLEHLO).run(module.operation)
-        except Exception as e:
-            raise Rejected(f"chlo-legalize-to-stablehlo failed: {e}") from None
+    run_stablehlo_passes(module, CHLO_TO_STABLEHLO, "chlo-legalize-to-stablehlo")
     return module
 
 

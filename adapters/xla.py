@@ -26,8 +26,8 @@ import numpy as np
 
 from oracle.literals import format_dense
 
-from .base import (Rejected, call_text, expected_dtype, grid_of, main_signature, parse_mlir, run_grid_flat,
-                   wrap_main)
+from .base import (Rejected, call_text, expected_dtype, grid_of, main_signature, mlir_context, parse_mlir,
+                   run_grid_flat, run_stablehlo_passes, wrap_main)
 from .worker import WorkerBackend
 
 # Element types XLA CPU refuses (see module docstring); used by supports().
@@ -75,18 +75,9 @@ def lower_quantized(program: str) -> str:
     none.  Rejected when the passes refuse it or leave a quantized type behind."""
     if "!quant." not in program:
         return program
-    from jaxlib.mlir import passmanager
-    from jaxlib.mlir._mlir_libs import _stablehlo
-
-    from .base import mlir_error_text, mlir_context
-
     module = parse_mlir(program)
+    run_stablehlo_passes(module, QUANT_TO_MATH, "quant-to-math lowering")
     with mlir_context():
-        _stablehlo.register_stablehlo_passes()
-        try:
-            passmanager.PassManager.parse(QUANT_TO_MATH).run(module.operation)
-        except Exception as e:
-            raise Rejected(f"quant-to-math lowering failed: {mlir_error_text(e)}") from None
         text = str(module)
     if "!quant." in text:
         raise Rejected("quant-to-math lowering left quantized types: "
