@@ -106,6 +106,13 @@ def zero_or_subnormal_operand(op: ir.Op, operands: Sequence) -> bool:
     return any(bool(np.any((x == 0) | is_subnormal(x))) for x in _floats(operands))
 
 
+def complex_order_comparison(op: ir.Op, operands: Sequence) -> bool:
+    """A compare GE/GT/LE/LT of complex operands (the spec orders them lexicographically)."""
+    direction = str(getattr(op.attr("comparison_direction", None), "value", op.attr("comparison_direction", "")))
+    return (op.name in ("stablehlo.compare", "chlo.broadcast_compare") and direction in ("GE", "GT", "LE", "LT")
+            and any(isinstance(x, np.ndarray) and x.dtype.kind == "c" for x in operands))
+
+
 def zero_integer_base(op: ir.Op, operands: Sequence) -> bool:
     """An integer power whose base has a zero element."""
     if op.mnemonic not in ("power", "broadcast_power") or not operands:
@@ -188,6 +195,7 @@ CONDITIONS: dict[str, Callable[[ir.Op, Sequence], bool]] = {
     "nan_operand": nan_operand,
     "zero_or_subnormal_operand": zero_or_subnormal_operand,
     "zero_integer_base": zero_integer_base,
+    "complex_order_comparison": complex_order_comparison,
     "tiny_exact_result": tiny_exact_result,
     "empty_operand_non_positive_variance": empty_operand_non_positive_variance,
     "f4_largest_magnitude": f4_largest_magnitude,
