@@ -192,6 +192,10 @@ def special_value_cases(op_info: OpInfo, element_type, key=None, values=special_
         sig = op_info.draw_signature(draw, et) if key is None else op_info.draw_signature(draw, et, key=key)
         if not _elementwise_shaped(op_info, sig):
             return None
+        if op_info.family == "chlo" and not any(t.element_type.is_complex for t in sig.operand_types):
+            # Not yet for real CHLO types: zeta / polygamma over the real special-value grid take
+            # minutes in mpmath, and XLA's real CHLO functions there are not triaged (issue 15 notes).
+            return None
         inputs = values([t.element_type for t in sig.operand_types])
         if inputs is None:
             return None
