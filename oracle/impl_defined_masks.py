@@ -385,8 +385,9 @@ def atan2_region(zs, et):  # -i log((x + iy) / sqrt(x**2 + y**2)): the squares o
     # real axis: log's branch cut, where a zero's sign (of a computed zero) picks +pi or -pi
     w_angle = np.angle((x.real - y.imag) + 1j * (x.imag + y.real)) - 0.5 * np.angle(squares)
     on_cut = np.abs(np.abs(np.remainder(w_angle + np.pi, 2 * np.pi) - np.pi) - np.pi) < 1e-6
+    # x**2 + y**2 itself on sqrt's cut (atan2(-0i, -i): (-i)**2 = -1 - 0i): its side is open too
     return (_square_of_magnitude_out_of_range(y, et) | _square_of_magnitude_out_of_range(x, et)
-            | (squares == 0) | on_cut)
+            | (squares == 0) | on_cut | ((squares.imag == 0) & (squares.real < 0)))
 
 
 # ----------------------------------------------------------- branch cuts, zero components
@@ -449,15 +450,19 @@ def either(*regions):
     return region
 
 
-def complex_modulus_inf_nan(inputs, attributes, result_type):
+def complex_modulus_exceptions(inputs, attributes, result_type):
     """abs of a complex number with one infinite and one NaN component: 'complex modulus' names
-    no rule (IEEE 754 hypot and C99 Annex G cabs give +inf, the textbook sqrt(re**2 + im**2) NaN)."""
+    no rule (IEEE 754 hypot and C99 Annex G cabs give +inf, the textbook sqrt(re**2 + im**2) NaN);
+    and where re**2 + im**2 is out of range (a nonstandard operation's underflow / overflow)."""
     operands = _complex_operands(inputs)
     if operands is None:
         return _none(result_shape(result_type, inputs))
-    (z,), _ = operands
+    (z,), et = operands
     re_inf, im_inf = np.isinf(z.real), np.isinf(z.imag)
-    return (re_inf & np.isnan(z.imag)) | (im_inf & np.isnan(z.real))
+    with np.errstate(all="ignore"):
+        # the textbook sqrt(re**2 + im**2) underflows / overflows (abs(1e-20i) = 0 in complex<f32>)
+        squares = np.isfinite(z.real) & np.isfinite(z.imag) & _square_of_magnitude_out_of_range(z, et)
+    return (re_inf & np.isnan(z.imag)) | (im_inf & np.isnan(z.real)) | squares
 
 
 def cbrt_region(zs, et):  # exp(log(z) / 3): log|z| via re**2 + im**2, and the pole at 0

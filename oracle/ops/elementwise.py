@@ -27,7 +27,7 @@ from ..allowances import (EPS, ImplDefined, Tolerance, cbrt_bound, complex_multi
                           complex_transcendental, componentwise_complex, correctly_rounded, each_type,
                           narrow_transcendental, relative_transcendental, ulp_bound)
 from ..impl_defined_masks import (CUT_SIDE, ERRORS, NONSTANDARD, add_with_overflow, atan2_region, cbrt_region,
-                                  complex_exceptions, complex_modulus_inf_nan, either, negative_real_cut, subnormal_component, complex_remainder, divide_region, exp_region,
+                                  complex_exceptions, complex_modulus_exceptions, either, negative_real_cut, subnormal_component, complex_remainder, divide_region, exp_region,
                                   integer_division_by_zero, integer_power_impl_defined, log_region,
                                   logistic_region, multiply_region, multiply_with_overflow, negation_overflow,
                                   overflow_mask, power_region, real_logistic_overflow, rsqrt_region,
@@ -537,9 +537,10 @@ add_impl_defined(
     ImplDefined("divide", "complex: zero divisor, a non-finite component, |rhs|**2 or the quotient "
                 "out of range", "naive, Smith's and scaled algorithms differ exactly there",
                 NONSTANDARD, complex_exceptions(divide_region)),
-    ImplDefined("abs", "complex: one component infinite, the other NaN",
+    ImplDefined("abs", "complex: one component infinite, the other NaN; or |z|**2 out of range",
                 "'complex modulus' names no rule for it: IEEE 754 hypot and C99 Annex G cabs give +inf "
-                "(the oracle), the textbook sqrt(re**2 + im**2) NaN (XLA)", NONSTANDARD, complex_modulus_inf_nan),
+                "(the oracle), the textbook sqrt(re**2 + im**2) NaN (XLA); that formula underflows for "
+                "|z| < sqrt(smallest normal) (IREE: abs(1.2e-38i) = 0)", NONSTANDARD, complex_modulus_exceptions),
     ImplDefined("sign", "complex: a non-finite component, or |z|**2 out of range",
                 'complex sign is "divide(x, convert(abs(x), type(x)))", a complex division',
                 NONSTANDARD, complex_exceptions(sign_region)),
