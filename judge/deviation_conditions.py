@@ -126,6 +126,11 @@ def complex_tiny_component(op: ir.Op, operands: Sequence) -> bool:
                for re, im, fi in _complex_components(operands) for part in (re, im))
 
 
+def complex_zero_component(op: ir.Op, operands: Sequence) -> bool:
+    """Some complex operand element has a zero (either sign) real or imaginary part."""
+    return any(bool(np.any((re == 0) | (im == 0))) for re, im, _ in _complex_components(operands))
+
+
 def complex_large_component(op: ir.Op, operands: Sequence) -> bool:
     """Some complex operand element has a finite component of magnitude >= 1024 (the argument of a
     sine / cosine / exponential's imaginary part needs a range reduction)."""
@@ -218,6 +223,7 @@ CONDITIONS: dict[str, Callable[[ir.Op, Sequence], bool]] = {
     "complex_order_comparison": complex_order_comparison,
     "complex_tiny_component": complex_tiny_component,
     "complex_large_component": complex_large_component,
+    "complex_zero_component": complex_zero_component,
     "tiny_exact_result": tiny_exact_result,
     "empty_operand_non_positive_variance": empty_operand_non_positive_variance,
     "f4_largest_magnitude": f4_largest_magnitude,
