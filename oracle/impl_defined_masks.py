@@ -436,11 +436,16 @@ def hyperbolic_region(zs, et):  # cosh/sinh(x + iy) = cosh/sinh(x) cos(y) + i si
     return np.abs(z.real) > np.log(_component_limits(et)[0]) - 1
 
 
-def subnormal_component(zs, et):
-    """A subnormal component of z: where f(z) ~ z (log_plus_one near 0), the result underflows."""
+def log1p_underflow(zs, et):
+    """log_plus_one's result has a component below the normal range: an underflow exception
+    (log1p(z) ~ z near 0: log1p(1e-45 + 1e-45i) in complex<f32>)."""
     (z,) = zs
+    x, y = z.real, z.imag
     smallest = _component_limits(et)[1]
-    return ((z.real != 0) & (np.abs(z.real) < smallest)) | ((z.imag != 0) & (np.abs(z.imag) < smallest))
+    re, im = 0.5 * np.log1p(x * (2.0 + x) + y * y), np.arctan2(y, 1.0 + x)  # accurate near 0
+    lost = ((x != 0) | (y != 0)) & (re == 0), (y != 0) & (im == 0)
+    return (((re != 0) & (np.abs(re) < smallest)) | ((im != 0) & (np.abs(im) < smallest))
+            | lost[0] | lost[1])
 
 
 def either(*regions):

@@ -27,8 +27,9 @@ from ..allowances import (EPS, ImplDefined, Tolerance, cbrt_bound, complex_multi
                           complex_transcendental, componentwise_complex, correctly_rounded, each_type,
                           narrow_transcendental, relative_transcendental, ulp_bound)
 from ..impl_defined_masks import (CUT_SIDE, ERRORS, NONSTANDARD, add_with_overflow, atan2_region, cbrt_region,
-                                  complex_exceptions, complex_modulus_exceptions, either, negative_real_cut, subnormal_component, complex_remainder, divide_region, exp_region,
-                                  integer_division_by_zero, integer_power_impl_defined, log_region,
+                                  complex_exceptions, complex_modulus_exceptions, complex_remainder, divide_region,
+                                  either, exp_region, integer_division_by_zero, integer_power_impl_defined,
+                                  log1p_underflow, log_region, negative_real_cut,
                                   logistic_region, multiply_region, multiply_with_overflow, negation_overflow,
                                   overflow_mask, power_region, real_logistic_overflow, rsqrt_region,
                                   shift_count_out_of_range, sign_region, signed_division_overflow,
@@ -553,9 +554,9 @@ add_impl_defined(
           ("log", ", z = 0, |z|**2 out of range, or z on the cut x < 0", "log(0) is a pole; log|z| via "
            "re**2+im**2; " + CUT_SIDE,
            either(log_region(0), negative_real_cut(0.0))),
-          ("log_plus_one", ", z = -1, |z+1|**2 out of range, z on the cut x < -1, or a subnormal component",
+          ("log_plus_one", ", z = -1, |z+1|**2 out of range, z on the cut x < -1, or a result component below the normal range",
            "log(0) is a pole; log|z| via re**2+im**2; log1p(z) ~ z underflows; " + CUT_SIDE,
-           either(log_region(-1), negative_real_cut(-1.0), subnormal_component)),
+           either(log_region(-1), negative_real_cut(-1.0), log1p_underflow)),
           ("sine", ", or |Im z| > ln(max) - 1", "cosh/sinh(Im z) overflow", trig_region),
           ("cosine", ", or |Im z| > ln(max) - 1", "cosh/sinh(Im z) overflow", trig_region),
           ("tan", ", or |Im z| > ln(max)/2 - 1", "sinh/cosh(2 Im z) overflow although tan -> +-i",
