@@ -413,7 +413,7 @@ def negative_real_cut(at: float):
 
 def real_axis_cut(low: float, high: float):
     """The cuts (-inf, low) and (high, inf) of the real axis, zero imaginary part (acos, asin
-    and atanh: |x| > 1; acosh: (-inf, 1), low = high = 1)."""
+    and atanh: |x| > 1; acosh: (-inf, 1), low = 1, high = inf)."""
     def region(zs, et):
         z = zs[0]
         return (z.imag == 0) & ((z.real < low) | (z.real > high))

@@ -120,6 +120,8 @@ def test_branch_cut_sides_are_implementation_defined_and_nothing_else():
     assert _mask("stablehlo.sqrt", z).tolist() == [True, True, False, False, False]
     assert _mask("stablehlo.log_plus_one", [complex(-2, -0.0), complex(-0.5, -0.0), complex(-2, -1)]).tolist() == \
         [True, False, False]
+    assert _mask("chlo.acosh", [complex(0.5, -0.0), complex(-3, 0.0), complex(2, -0.0), complex(0.5, 1)]).tolist() == \
+        [True, True, False, False]  # acosh's cut is (-inf, 1) only
     assert _mask("chlo.asinh", [complex(0, 2), complex(-0.0, -2), complex(0, 0.5), complex(1e-3, 2)]).tolist() == \
         [True, True, False, False]
     # abs: an infinite component next to a NaN one, or |z|**2 out of range (the textbook formula)

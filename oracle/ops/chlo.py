@@ -890,7 +890,7 @@ add_impl_defined(ImplDefined("chlo.tan", "complex: a non-finite component, or |I
 _CUTS = {
     "acos": (real_axis_cut(-1.0, 1.0), "|Re z| > 1"), "asin": (real_axis_cut(-1.0, 1.0), "|Re z| > 1"),
     "atanh": (either(real_axis_cut(-1.0, 1.0), log_region(1), log_region(-1)), "|Re z| > 1, near the poles +-1"),
-    "acosh": (real_axis_cut(1.0, 1.0), "Re z < 1"), "asinh": (imaginary_axis_cut, "|Im z| > 1"),
+    "acosh": (real_axis_cut(1.0, math.inf), "Re z < 1"), "asinh": (imaginary_axis_cut, "|Im z| > 1"),
     "atan": (either(imaginary_axis_cut, log_region(1j), log_region(-1j)), "|Im z| > 1, near the poles +-i"),
 }
 for _name, (_cut, _where) in _CUTS.items():
