@@ -150,3 +150,23 @@ def test_a_flushing_backend_gets_the_cut_of_the_flushed_operand_and_only_it():
     assert _judge_sqrt(complex(-1, -tiny), complex(0, 1), flushes=False) == "mismatch"
     assert _judge_sqrt(complex(-1, -tiny), complex(0, 1), flushes=True) == "implementation-defined"
     assert _judge_sqrt(complex(-1, -1), complex(0.45508986, 1.09868411), flushes=True) == "mismatch"
+
+
+def test_deviation_conditions_fire_on_their_trigger_only():
+    from judge.deviation_conditions import CONDITIONS
+    from oracle import ir
+
+    def compare_op(direction):
+        t = TensorType((1,), C64)
+        return ir.Op("stablehlo.compare", (ir.Value(t), ir.Value(t)), (ir.Value(TensorType((1,), element_type("i1"))),),
+                     {"comparison_direction": ir.EnumAttr("comparison_direction", direction)})
+    z = [np.array([complex(0, 1)], np.complex64)] * 2
+    assert CONDITIONS["complex_order_comparison"](compare_op("GE"), z)
+    assert not CONDITIONS["complex_order_comparison"](compare_op("EQ"), z)
+    assert not CONDITIONS["complex_order_comparison"](compare_op("GE"), [np.array([1.0], np.float32)] * 2)
+    tiny, large, zero = (CONDITIONS[k] for k in ("complex_tiny_component", "complex_large_component",
+                                                  "complex_zero_component"))
+    assert tiny(None, [np.array([complex(-2, -1.2e-38)], np.complex64)])
+    assert not tiny(None, [np.array([complex(-2, -1e-30), complex(0, 1)], np.complex64)])
+    assert large(None, [np.array([complex(0, 3e38)], np.complex64)]) and not large(None, [np.array([complex(1, 1)], np.complex64)])
+    assert zero(None, [np.array([complex(0, 1.7)], np.complex64)]) and not zero(None, [np.array([complex(1, 1)], np.complex64)])
