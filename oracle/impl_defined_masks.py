@@ -370,7 +370,7 @@ def power_region(zs, et):  # z**w = exp(w * log(z))
     angle = w.imag * np.log(np.abs(z)) + w.real * np.angle(z)
     return ((z == 0) | _square_of_magnitude_out_of_range(z, et)
             | (log_magnitude > np.log(largest) - 1) | (log_magnitude < np.log(smallest) + 1)
-            | ~(np.abs(angle) < 2.0 ** (et.finfo.nmant + 1)) | negative_real_cut(0.0)([z], et))
+            | ~(np.abs(angle) < 2.0 ** et.finfo.nmant) | negative_real_cut(0.0)([z], et))
 
 
 def logistic_region(zs, et):  # 1 / (1 + exp(-z))
