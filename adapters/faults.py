@@ -478,6 +478,35 @@ def _(op, args, results, recompute):
     return recompute([np.flip(a, axis=dim) for a in args])
 
 
+# ---------------------------------------------------------------------------- complex
+
+def _is_complex(op: ir.Op, i: int = 0) -> bool:
+    return getattr(op.operands[i].type.element_type, "is_complex", False)
+
+
+@fault("complex-sqrt-imag-sign", "sqrt", "hand-written csqrt as (sqrt((|z| + x) / 2), sqrt((|z| - x) / 2)) "
+       "without copysign(., y): the lower half-plane gets the upper half-plane's root (sqrt(-1 - i) = "
+       "0.46 + 1.10i instead of 0.46 - 1.10i)")
+def _(op, args, results, recompute):
+    if not _is_complex(op):
+        return results
+    r = np.array(results[0])
+    r.imag = np.abs(r.imag)  # NaN stays NaN
+    return [r]
+
+
+@fault("complex-log1p-naive", "log_plus_one", "complex log1p as log(1 + z) in the component precision: "
+       "1 + z rounds away a small z (log_plus_one(1.2e-38 + 0i) = 0 instead of 1.2e-38)")
+def _(op, args, results, recompute):
+    if not _is_complex(op):
+        return results
+    z = args[0]
+    one_plus = np.empty_like(z)
+    one_plus.real, one_plus.imag = z.real + z.real.dtype.type(1), z.imag  # rounded to the component type
+    with np.errstate(all="ignore"):
+        return [np.log(one_plus.astype(np.complex128)).astype(z.dtype)]
+
+
 # ---------------------------------------------------------------------------- backend
 
 def _recomputer(op: ir.Op, args: list, ctx: Context, env: dict):

@@ -78,7 +78,7 @@ def draw_cases(op_info, element_type, max_examples: int, seed: int) -> list[Case
     one per signature key of the op, else one per distinct signature among SPECIAL_VALUE_TRIES
     draws) come first, as extra cases; other ops with signature keys (dot_general's result types,
     uniform_quantize's storage pairs) get one drawn case per key first."""
-    from generators.programs import (ELEMENTWISE_FAMILIES, case_id, one_op_programs, program_text, signature_keys,
+    from generators.programs import (case_id, one_op_programs, pairs_elements, program_text, signature_keys,
                                      special_value_cases)
     from generators.quantized import is_quantized_key
 
@@ -87,10 +87,10 @@ def draw_cases(op_info, element_type, max_examples: int, seed: int) -> list[Case
         keys = signature_keys(op_info, element_type)
         # Every signature (destination type, direction, result type, ...) gets its own case: its
         # special-value case, or for an op that does not pair up elements, one drawn case.
-        pairs_elements = op_info.family in ELEMENTWISE_FAMILIES
+        elementwise = pairs_elements(op_info)
         for key in keys:
             drawn = [c for c in collect_examples(special_value_cases(op_info, element_type, key), 4, seed)
-                     if c is not None][:1] if pairs_elements else []
+                     if c is not None][:1] if elementwise else []
             special += drawn or [_largest(collect_examples(one_op_programs(op_info, element_type, key),
                                                            KEYED_TRIES, seed))]
         if not keys:

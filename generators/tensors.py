@@ -704,22 +704,40 @@ def _int_specials(p: "IntPalette") -> np.ndarray:
     return p.bits_to_array(_unique(p.to_bits([v for v in values if lo <= v <= hi])))
 
 
-def _complex_components(component: ElementType) -> np.ndarray:
-    values = [0.0, -0.0, 1.0, -1.0] + [s * v for v in _DOMAIN_POINTS[:7] for s in (1.0, -1.0)]
+#: Ordinary components of the complex special values: near the unit circle, where the
+#: functions' branch points (+-1, +-i for log1p/atan2) and periods (pi/2) are.
+_COMPLEX_ORDINARY = (0.5, 2.0, math.pi / 2)
+
+
+def _complex_components(component: ElementType, reduced: bool = False) -> np.ndarray:
+    """The component values of the complex special values: +-0, +-inf, NaN, +-min subnormal,
+    +-min normal, +-1, +-max and a few ordinary values (21 values, 441 complex numbers).
+    ``reduced`` (two complex operands: every pair of 441 values would be 194,481 elements):
+    +-0, +-inf, NaN, +-1, +-max, 0.5, -2 (11 values, 121 numbers, 14,641 pairs) -- the
+    subnormal and min-normal components go, which only the unary ops' grid keeps."""
+    fi = component.finfo
+    big, normal, tiny = float(fi.max), float(fi.smallest_normal), float(fi.smallest_subnormal)
+    if reduced:
+        values = [0.0, -0.0, math.inf, -math.inf, math.nan, 1.0, -1.0, big, -big, 0.5, -2.0]
+    else:
+        values = [0.0, -0.0, math.inf, -math.inf, math.nan, tiny, -tiny, normal, -normal, 1.0, -1.0,
+                  big, -big] + [s * v for v in _COMPLEX_ORDINARY for s in (1.0, -1.0)] + [0.25, -3.0]
     return np.array(values, dtype=np.float64).astype(component.dtype)
+
+
+def _complex_grid(et: ElementType, reduced: bool) -> np.ndarray:
+    """Every (re, im) pair of the components, re-major."""
+    comp = _complex_components(et.component, reduced)
+    re_index, im_index = np.meshgrid(np.arange(comp.size), np.arange(comp.size), indexing="ij")
+    out = np.empty(re_index.size, et.dtype)
+    out.real, out.imag = comp[re_index.ravel()], comp[im_index.ravel()]
+    return out
 
 
 @lru_cache(maxsize=None)
 def _specials(et: ElementType) -> np.ndarray:
-    if et.is_complex:  # every pair (re, im) of a few special components
-        # finite, moderate components only: +-0, +-1 and the domain points (signed zeros meet
-        # the branch cuts). Which answers infinite / NaN / overflowing components must give is
-        # left to a decision on C99 Annex G semantics (XLA and the oracle differ there).
-        comp = _complex_components(et.component)
-        re_index, im_index = np.meshgrid(np.arange(comp.size), np.arange(comp.size), indexing="ij")
-        out = np.empty(re_index.size, et.dtype)
-        out.real, out.imag = comp[re_index.ravel()], comp[im_index.ravel()]
-        return out
+    if et.is_complex:  # every pair (re, im) of the special components (infinite and NaN ones included)
+        return _complex_grid(et, reduced=False)
     p = palette(et)
     if et.is_bool:
         return np.array([False, True])
@@ -731,7 +749,9 @@ def special_values(element_type: str | ElementType) -> np.ndarray:
     payloads), +-min/max subnormal, +-min normal, +-max, +-1, rounding ties of narrower types and
     float->int, the overflow thresholds of squares/exponentials, the domain edges of the
     element-wise functions (0, +-1, pi/2, ...) with their neighbours; for integers 0, +-1, +-2,
-    min, max, min+1, max-1 and the shift counts around the bit width."""
+    min, max, min+1, max-1 and the shift counts around the bit width; for complex types every
+    (re, im) pair of +-0, +-inf, NaN, +-min subnormal, +-min normal, +-1, +-max and a few
+    ordinary components (``_complex_components``)."""
     return _specials(as_element_type(element_type))
 
 
@@ -740,7 +760,10 @@ def special_value_cross(element_types: Sequence[ElementType], limit: int = SPECI
     the types' special values: for one operand each special value, for two every pair.  A product
     past ``limit`` elements keeps every pair of the first two operands (each list thinned evenly
     until they fit) and cycles the others' values along."""
-    lists = [special_values(t) for t in element_types]
+    # two or more complex operands: the reduced complex grid (see _complex_components)
+    reduced = sum(as_element_type(t).is_complex for t in element_types) > 1
+    lists = [_complex_grid(as_element_type(t), True) if reduced and as_element_type(t).is_complex
+             else special_values(t) for t in element_types]
     if not lists:
         return []
     total = int(np.prod([v.size for v in lists], dtype=np.int64))

@@ -106,6 +106,38 @@ def zero_or_subnormal_operand(op: ir.Op, operands: Sequence) -> bool:
     return any(bool(np.any((x == 0) | is_subnormal(x))) for x in _floats(operands))
 
 
+def complex_order_comparison(op: ir.Op, operands: Sequence) -> bool:
+    """A compare GE/GT/LE/LT of complex operands (the spec orders them lexicographically)."""
+    direction = str(getattr(op.attr("comparison_direction", None), "value", op.attr("comparison_direction", "")))
+    return (op.name in ("stablehlo.compare", "chlo.broadcast_compare") and direction in ("GE", "GT", "LE", "LT")
+            and any(isinstance(x, np.ndarray) and x.dtype.kind == "c" for x in operands))
+
+
+def _complex_components(operands: Sequence) -> list:
+    """(real parts, imaginary parts, component finfo) of each complex operand."""
+    return [(x.real, x.imag, np.finfo(x.real.dtype)) for x in operands
+            if isinstance(x, np.ndarray) and x.dtype.kind == "c"]
+
+
+def complex_tiny_component(op: ir.Op, operands: Sequence) -> bool:
+    """Some complex operand element has a nonzero component within 2**24 of the subnormal range
+    (|c| < smallest normal * 2**24): a flushing backend's intermediate products of it flush."""
+    return any(bool(np.any((part != 0) & (np.abs(part) < float(fi.smallest_normal) * 2.0 ** 24)))
+               for re, im, fi in _complex_components(operands) for part in (re, im))
+
+
+def complex_zero_component(op: ir.Op, operands: Sequence) -> bool:
+    """Some complex operand element has a zero (either sign) real or imaginary part."""
+    return any(bool(np.any((re == 0) | (im == 0))) for re, im, _ in _complex_components(operands))
+
+
+def complex_large_component(op: ir.Op, operands: Sequence) -> bool:
+    """Some complex operand element has a finite component of magnitude >= 1024 (the argument of a
+    sine / cosine / exponential's imaginary part needs a range reduction)."""
+    return any(bool(np.any(np.isfinite(part) & (np.abs(part) >= 1024)))
+               for re, im, _ in _complex_components(operands) for part in (re, im))
+
+
 def zero_integer_base(op: ir.Op, operands: Sequence) -> bool:
     """An integer power whose base has a zero element."""
     if op.mnemonic not in ("power", "broadcast_power") or not operands:
@@ -188,6 +220,10 @@ CONDITIONS: dict[str, Callable[[ir.Op, Sequence], bool]] = {
     "nan_operand": nan_operand,
     "zero_or_subnormal_operand": zero_or_subnormal_operand,
     "zero_integer_base": zero_integer_base,
+    "complex_order_comparison": complex_order_comparison,
+    "complex_tiny_component": complex_tiny_component,
+    "complex_large_component": complex_large_component,
+    "complex_zero_component": complex_zero_component,
     "tiny_exact_result": tiny_exact_result,
     "empty_operand_non_positive_variance": empty_operand_non_positive_variance,
     "f4_largest_magnitude": f4_largest_magnitude,

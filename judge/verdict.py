@@ -151,11 +151,20 @@ def judge_op(op: ir.Op, operands: Sequence, actual: Sequence, *, module: ir.Modu
     # results for a backend that flushes subnormals.
     also_accepted = integer_accumulation(info, op, list(operands)) if info else None
     if also_accepted is None and traits.flushes_subnormals:
+        flushed_operands = flush_float_inputs(list(operands))
         try:
-            flushed = evaluate_op(op, flush_float_inputs(list(operands)), module, env)
+            flushed = evaluate_op(op, flushed_operands, module, env)
             also_accepted = [flush_subnormals(flushed[k]) for k in tensors]
         except OracleError:
             also_accepted = None
+        if also_accepted is not None:
+            # what the spec leaves open for the operands the backend computes on is open too
+            # (sqrt(-1 - 1e-45i) flushed is sqrt(-1 - 0i), on the cut where a side is impl-defined)
+            try:
+                flushed_table = op_masks(op, flushed_operands, flushed)
+            except (IndexError, ValueError, TypeError, KeyError):
+                flushed_table = [None] * len(op.results)
+            op_mask = [_either(op_mask[i], flushed_table[k]) for i, k in enumerate(tensors)]
     tolerances = [tolerance_for(op.name, et, operand_type=operand_types[0] if operand_types else None)
                   for et in element_types]
     bound_fn = info.extra.get("error_bound") if info else None

@@ -364,8 +364,13 @@ def power_region(zs, et):  # z**w = exp(w * log(z))
     z, w = zs
     largest, smallest = _component_limits(et)
     log_magnitude = w.real * np.log(np.abs(z)) - w.imag * np.angle(z)
+    # the result's argument Im(w log z): once its ulp in the component type reaches 1 radian (or
+    # the product overflows), no evaluation in that precision keeps a correct bit of the angle
+    # (power(i, 3.4e38 + 0i) in complex<f32>: XLA NaN, the oracle's complex128 cos(5.3e38))
+    angle = w.imag * np.log(np.abs(z)) + w.real * np.angle(z)
     return ((z == 0) | _square_of_magnitude_out_of_range(z, et)
-            | (log_magnitude > np.log(largest) - 1) | (log_magnitude < np.log(smallest) + 1))
+            | (log_magnitude > np.log(largest) - 1) | (log_magnitude < np.log(smallest) + 1)
+            | ~(np.abs(angle) < 2.0 ** et.finfo.nmant) | negative_real_cut(0.0)([z], et))
 
 
 def logistic_region(zs, et):  # 1 / (1 + exp(-z))
@@ -375,7 +380,94 @@ def logistic_region(zs, et):  # 1 / (1 + exp(-z))
 
 def atan2_region(zs, et):  # -i log((x + iy) / sqrt(x**2 + y**2)): the squares over/underflow
     y, x = zs
-    return _square_of_magnitude_out_of_range(y, et) | _square_of_magnitude_out_of_range(x, et)
+    squares = x * x + y * y
+    # x**2 + y**2 = 0 (x = +-iy): a division by zero; x + iy over sqrt(x**2 + y**2) on the negative
+    # real axis: log's branch cut, where a zero's sign (of a computed zero) picks +pi or -pi
+    w_angle = np.angle((x.real - y.imag) + 1j * (x.imag + y.real)) - 0.5 * np.angle(squares)
+    on_cut = np.abs(np.abs(np.remainder(w_angle + np.pi, 2 * np.pi) - np.pi) - np.pi) < 1e-6
+    # x**2 + y**2 itself on sqrt's cut (atan2(-0i, -i): (-i)**2 = -1 - 0i): its side is open too
+    return (_square_of_magnitude_out_of_range(y, et) | _square_of_magnitude_out_of_range(x, et)
+            | (squares == 0) | on_cut | ((squares.imag == 0) & (squares.real < 0)))
+
+
+# ----------------------------------------------------------- branch cuts, zero components
+# The spec names the complex functions ("complex square root", "complex logarithm", ...) and
+# no side of their branch cuts: on a cut a zero component's sign picks the side under C99
+# Annex G's convention (csqrt(-1 - 0i) = -i, clog(-1 - 0i) = -pi i; the oracle follows it),
+# while the principal value of the number -1 is +i (C++ [complex.transcendentals]: "If the
+# argument is a negative real number, the value returned lies on the positive imaginary
+# axis"; XLA's sqrt).  Either is a conforming reading: implementation-defined, only there.
+
+CUT_SIDE = ("the spec names the function and no side of its branch cut: the sign of a zero component "
+            "picks it under C99 Annex G (the oracle), the principal value of the number does not")
+
+
+def negative_real_cut(at: float):
+    """The cut (-inf, at) of the real axis, with a zero imaginary part (sqrt, log, cbrt, power
+    at 0; log_plus_one at -1)."""
+    def region(zs, et):
+        z = zs[0]
+        return (z.imag == 0) & (z.real < at)
+    return region
+
+
+def real_axis_cut(low: float, high: float):
+    """The cuts (-inf, low) and (high, inf) of the real axis, zero imaginary part (acos, asin
+    and atanh: |x| > 1; acosh: (-inf, 1), low = 1, high = inf)."""
+    def region(zs, et):
+        z = zs[0]
+        return (z.imag == 0) & ((z.real < low) | (z.real > high))
+    return region
+
+
+def imaginary_axis_cut(zs, et):
+    """The cuts (-i inf, -i) and (i, i inf) of the imaginary axis, zero real part (asinh, atan)."""
+    z = zs[0]
+    return (z.real == 0) & (np.abs(z.imag) > 1)
+
+
+def magnitude_squared_region(zs, et):
+    """|z|**2 out of range (formulas through z**2 or 1 - z**2: the inverse trigonometric functions)."""
+    return _square_of_magnitude_out_of_range(zs[0], et)
+
+
+def hyperbolic_region(zs, et):  # cosh/sinh(x + iy) = cosh/sinh(x) cos(y) + i sinh/cosh(x) sin(y)
+    (z,) = zs
+    return np.abs(z.real) > np.log(_component_limits(et)[0]) - 1
+
+
+def log1p_underflow(zs, et):
+    """log_plus_one's result has a component below the normal range: an underflow exception
+    (log1p(z) ~ z near 0: log1p(1e-45 + 1e-45i) in complex<f32>)."""
+    (z,) = zs
+    x, y = z.real, z.imag
+    smallest = _component_limits(et)[1]
+    re, im = 0.5 * np.log1p(x * (2.0 + x) + y * y), np.arctan2(y, 1.0 + x)  # accurate near 0
+    lost = ((x != 0) | (y != 0)) & (re == 0), (y != 0) & (im == 0)
+    return (((re != 0) & (np.abs(re) < smallest)) | ((im != 0) & (np.abs(im) < smallest))
+            | lost[0] | lost[1])
+
+
+def either(*regions):
+    """The union of regions."""
+    def region(zs, et):
+        return np.logical_or.reduce([r(zs, et) for r in regions])
+    return region
+
+
+def complex_modulus_exceptions(inputs, attributes, result_type):
+    """abs of a complex number with one infinite and one NaN component: 'complex modulus' names
+    no rule (IEEE 754 hypot and C99 Annex G cabs give +inf, the textbook sqrt(re**2 + im**2) NaN);
+    and where re**2 + im**2 is out of range (a nonstandard operation's underflow / overflow)."""
+    operands = _complex_operands(inputs)
+    if operands is None:
+        return _none(result_shape(result_type, inputs))
+    (z,), et = operands
+    re_inf, im_inf = np.isinf(z.real), np.isinf(z.imag)
+    with np.errstate(all="ignore"):
+        # the textbook sqrt(re**2 + im**2) underflows / overflows (abs(1e-20i) = 0 in complex<f32>)
+        squares = np.isfinite(z.real) & np.isfinite(z.imag) & _square_of_magnitude_out_of_range(z, et)
+    return (re_inf & np.isnan(z.imag)) | (im_inf & np.isnan(z.real)) | squares
 
 
 def cbrt_region(zs, et):  # exp(log(z) / 3): log|z| via re**2 + im**2, and the pole at 0

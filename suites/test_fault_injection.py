@@ -17,7 +17,8 @@ DEFAULT_MAX_EXAMPLES = 5  # `shlo-conform run --max-examples` default
 SAMPLE = {"maximum-nan": "f32", "sqrt-negative-zero": "f32", "round-even-half-away": "bf16",
           "compare-unsigned-as-signed": "ui32", "dynamic-slice-unclamped": "i32", "exp-low-precision": "f32",
           "transpose-inverse-permutation": "f32", "convert-i64-f32-double-rounding": "i64",
-          "atan2-swapped-at-zeros": "f32", "sort-unstable": "i32"}
+          "atan2-swapped-at-zeros": "f32", "sort-unstable": "i32",
+          "complex-sqrt-imag-sign": "complex<f32>", "complex-log1p-naive": "complex<f64>"}
 
 
 def _reported(name: str, dtypes=None, max_examples: int = DEFAULT_MAX_EXAMPLES) -> list:

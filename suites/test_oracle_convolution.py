@@ -217,3 +217,23 @@ def test_drawn_dynamic_conv_cases_verify_and_evaluate():
             module = oracle.parse_module(case.program)  # the verifier accepts it
             (out,) = oracle.evaluate(module, case.inputs)
             assert out.shape == module.main.result_types[0].shape
+
+
+def test_result_type_wider_than_the_operands_is_invalid_c27():
+    """convolution (C27): element_type(lhs) = element_type(rhs) = element_type(result) -- unlike
+    dot_general (C13), a wider result (i8 x i8 -> i32, the interpreter's own si8 test) is rejected."""
+    text = conv_text("tensor<1x3x1xi8>", "tensor<2x1x1xi8>", "tensor<1x2x1xi32>", "[b, 0, f]x[0, i, o]->[b, 0, f]")
+    with pytest.raises(OracleError) as e:
+        oracle.evaluate(oracle.parse_module(text), [np.ones((1, 3, 1), np.int8), np.ones((2, 1, 1), np.int8)])
+    assert "(C27)" in str(e.value)
+
+
+@pytest.mark.parametrize("op", ["stablehlo.convolution", "stablehlo.dynamic_conv"])
+def test_generator_draws_the_operand_type_as_result_type(op):
+    from conformance.run import draw_cases
+    from oracle.types import element_type
+    info = oracle.lookup(op)
+    for name in ("i8", "bf16", "f32"):
+        for case in draw_cases(info, element_type(name), 12, seed=1):
+            checked = next(o for o in case.module.main.ops if o.name == op)
+            assert str(checked.results[0].type.element_type) == name, case.program_text

@@ -180,3 +180,16 @@ def test_narrow_types_where_the_intermediate_format_is_ambiguous():
     e4m3fnuz = np.array([2.0 ** -7, 2.0 ** -6], element_type("f8E4M3FNUZ").dtype)  # normal in FNUZ
     assert mask(e4m3fnuz, "f8E4M3FNUZ", 4, 3) == [True, False]
     assert mask(np.array([1.0, 0.75], np.float32), "f32", 4, 3) == [False, False]  # wide types: none
+
+
+def test_fnuz_underflow_is_the_one_zero_and_in_range_values_stay():
+    """f8E5M2FNUZ (bias 16; 0x00 its only zero, 0x80 its only NaN): by hand from the spec's steps.
+    -2^-17 (0x81) in e3m2 underflows to zero, which for FNUZ is 0x00 (0x80 would be NaN); 8 = 2^3 fits
+    an e3 format (bias 3, largest finite exponent 3) and stays; 1.0 in e1m0 (bias 0: no normal
+    exponent) underflows to 0.  IREE got 0x80, 32768 (0x7C) and 32768 here."""
+    fnuz = element_type("f8E5M2FNUZ")
+    bits = lambda a: np.asarray(a).view(np.uint8).tolist()
+    x = np.array([0x81, 0x4C], np.uint8).view(fnuz.dtype)
+    assert float(x[1]) == 8.0 and float(x[0]) == -2.0 ** -17
+    assert bits(reduce_precision_array(x, fnuz, 3, 2)) == [0x00, 0x4C]
+    assert bits(reduce_precision_array(np.array([1.0], fnuz.dtype), fnuz, 1, 0)) == [0x00]

@@ -126,6 +126,17 @@ def correctly_rounded(et, args, fast, exact, hard=None) -> np.ndarray:
     return result.reshape(shape)
 
 
+def complex_work_bits(z: complex) -> int:
+    """Working precision for a complex function at ``z``: WORK_BITS plus the binary orders of
+    magnitude between the components and 1.  mpmath's inverse functions go through 1 +- z**2 and
+    log(iz + sqrt(1 - z**2)), where a component far smaller than 1 or than the other component
+    cancels: at 160 bits acosh(0.5 - 1e-300i) comes out +1.047i (the wrong side of the cut, the
+    exact value is about 1.15e-300 - 1.047i) and atan(0.5 - 1e-300i) loses its imaginary part."""
+    exponents = [math.frexp(c)[1] for c in (z.real, z.imag) if c != 0]
+    spread = max(exponents) - min(exponents) if exponents else 0
+    return WORK_BITS + spread + sum(abs(e) for e in exponents)
+
+
 def complex_rounded(et, z: np.ndarray, exact, fallback) -> np.ndarray:
     """Elementwise complex function correctly rounded per component to complex type ``et``.
 
@@ -148,8 +159,11 @@ def complex_rounded(et, z: np.ndarray, exact, fallback) -> np.ndarray:
     out.real = round_to(re, comp)
     out.imag = round_to(im, comp)
     if idx.size:
-        with mpmath.workprec(WORK_BITS):
-            values = [mpmath.mpc(exact(mpmath.mpc(complex(flat[i])))) for i in idx]
+        values = []
+        for i in idx:
+            z = complex(flat[i])
+            with mpmath.workprec(complex_work_bits(z)):
+                values.append(mpmath.mpc(exact(mpmath.mpc(z))))
         out.real[idx] = round_mp([v.real for v in values], (idx.size,), comp)
         out.imag[idx] = round_mp([v.imag for v in values], (idx.size,), comp)
     return out.reshape(shape)

@@ -26,9 +26,10 @@ import numpy as np
 from ..allowances import (EPS, ImplDefined, Tolerance, cbrt_bound, complex_multiply,
                           complex_transcendental, componentwise_complex, correctly_rounded, each_type,
                           narrow_transcendental, relative_transcendental, ulp_bound)
-from ..impl_defined_masks import (ERRORS, NONSTANDARD, add_with_overflow, atan2_region, cbrt_region,
-                                  complex_exceptions, complex_remainder, divide_region, exp_region,
-                                  integer_division_by_zero, integer_power_impl_defined, log_region,
+from ..impl_defined_masks import (CUT_SIDE, ERRORS, NONSTANDARD, add_with_overflow, atan2_region, cbrt_region,
+                                  complex_exceptions, complex_modulus_exceptions, complex_remainder, divide_region,
+                                  either, exp_region, integer_division_by_zero, integer_power_impl_defined,
+                                  log1p_underflow, log_region, negative_real_cut,
                                   logistic_region, multiply_region, multiply_with_overflow, negation_overflow,
                                   overflow_mask, power_region, real_logistic_overflow, rsqrt_region,
                                   shift_count_out_of_range, sign_region, signed_division_overflow,
@@ -416,7 +417,9 @@ def _complex_log1p(z):
     x, y = z.real, z.imag
     near = np.abs(z) < 0.5
     accurate = make_complex(0.5 * np.log1p(x * (2.0 + x) + y * y), np.arctan2(y, 1.0 + x))
-    return np.where(near, accurate, np.log(1.0 + z))
+    # 1 + z component-wise: a complex sum (1 + 0i) + (x - 0i) has imaginary part +0, which would
+    # put log_plus_one(-2 - 0i) on the upper side of the cut (C99 Annex G: the sign of zero picks it)
+    return np.where(near, accurate, np.log(make_complex(1.0 + x, y)))
 
 
 def _complex_atan2(y, x):
@@ -535,6 +538,10 @@ add_impl_defined(
     ImplDefined("divide", "complex: zero divisor, a non-finite component, |rhs|**2 or the quotient "
                 "out of range", "naive, Smith's and scaled algorithms differ exactly there",
                 NONSTANDARD, complex_exceptions(divide_region)),
+    ImplDefined("abs", "complex: one component infinite, the other NaN; or |z|**2 out of range",
+                "'complex modulus' names no rule for it: IEEE 754 hypot and C99 Annex G cabs give +inf "
+                "(the oracle), the textbook sqrt(re**2 + im**2) NaN (XLA); that formula underflows for "
+                "|z| < sqrt(smallest normal) (IREE: abs(1.2e-38i) = 0)", NONSTANDARD, complex_modulus_exceptions),
     ImplDefined("sign", "complex: a non-finite component, or |z|**2 out of range",
                 'complex sign is "divide(x, convert(abs(x), type(x)))", a complex division',
                 NONSTANDARD, complex_exceptions(sign_region)),
@@ -544,27 +551,31 @@ add_impl_defined(
            "e**Re(z) overflows/underflows", exp_region),
           ("exponential_minus_one", ", or Re z beyond ln(max) / ln(smallest normal)",
            "e**Re(z) overflows/underflows", exp_region),
-          ("log", ", z = 0, or |z|**2 out of range", "log(0) is a pole; log|z| via re**2+im**2",
-           log_region(0)),
-          ("log_plus_one", ", z = -1, or |z+1|**2 out of range", "log(0) is a pole; log|z| via re**2+im**2",
-           log_region(-1)),
+          ("log", ", z = 0, |z|**2 out of range, or z on the cut x < 0", "log(0) is a pole; log|z| via "
+           "re**2+im**2; " + CUT_SIDE,
+           either(log_region(0), negative_real_cut(0.0))),
+          ("log_plus_one", ", z = -1, |z+1|**2 out of range, z on the cut x < -1, or a result component below the normal range",
+           "log(0) is a pole; log|z| via re**2+im**2; log1p(z) ~ z underflows; " + CUT_SIDE,
+           either(log_region(-1), negative_real_cut(-1.0), log1p_underflow)),
           ("sine", ", or |Im z| > ln(max) - 1", "cosh/sinh(Im z) overflow", trig_region),
           ("cosine", ", or |Im z| > ln(max) - 1", "cosh/sinh(Im z) overflow", trig_region),
           ("tan", ", or |Im z| > ln(max)/2 - 1", "sinh/cosh(2 Im z) overflow although tan -> +-i",
            tan_region),
           ("tanh", ", or |Re z| > ln(max)/2 - 1", "sinh/cosh(2 Re z) overflow although tanh -> +-1",
            tanh_region),
-          ("sqrt", ", or |z| near overflow / underflow", "|z| + |Re z| overflows, tiny |z| underflows",
-           sqrt_region),
-          ("rsqrt", ", z = 0, or |z| near overflow / underflow", "1/sqrt(0) is a pole; as sqrt",
-           rsqrt_region),
-          ("power", ", z = 0, |z|**2 out of range, or |z**w| out of range",
-           "z**w = exp(w log z): the pole of log and over/underflow of the result", power_region),
+          ("sqrt", ", |z| near overflow / underflow, or z on the cut x < 0 with a zero imaginary part",
+           "|z| + |Re z| overflows, tiny |z| underflows; " + CUT_SIDE, either(sqrt_region, negative_real_cut(0.0))),
+          ("rsqrt", ", z = 0, |z| near overflow / underflow, or z on sqrt's cut", "1/sqrt(0) is a pole; as sqrt",
+           either(rsqrt_region, negative_real_cut(0.0))),
+          ("power", ", z = 0, |z|**2 out of range, |z**w| out of range, |Im(w log z)| past 2**p, or z on log's cut",
+           "z**w = exp(w log z): the pole of log, over/underflow of the result, an angle without a "
+           "correct bit; " + CUT_SIDE, power_region),
           ("logistic", ", or -Re z > ln(max) - 1", "exp(-z) overflows", logistic_region),
-          ("atan2", ", or |lhs|**2 or |rhs|**2 out of range",
-           "complex atan2 has no standard special values; -i log(z / |z|) forms the squares", atan2_region),
-          ("cbrt", ", z = 0, or |z|**2 out of range", "exp(log(z) / 3): the pole of log, |z| via squares",
-           cbrt_region),
+          ("atan2", ", |lhs|**2 or |rhs|**2 out of range, rhs**2 + lhs**2 = 0, or a result real part of +-pi",
+           "complex atan2 has no standard special values; -i log(z / |z|) forms the squares, divides "
+           "by them, and takes log on its cut there", atan2_region),
+          ("cbrt", ", z = 0, |z|**2 out of range, or z on the cut x < 0", "exp(log(z) / 3): the pole of log, "
+           "|z| via squares; " + CUT_SIDE, either(cbrt_region, negative_real_cut(0.0))),
       )),
 )
 
