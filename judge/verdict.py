@@ -19,7 +19,9 @@ comes here.  Two levels:
   per-op rule on the BACKEND's own operands (so an op's allowance never has to absorb
   upstream differences: the first op that deviates is the finding, exactly attributed), and
   the first run's outputs are judged against the second run's (identical, or within the
-  producing op's allowance on the second run's operands).
+  producing op's allowance on the second run's operands).  An if/case/while that deviates as
+  one op is judged inside: the program is rewritten with the backend's branch inlined or its
+  loop unrolled (oracle/rewrite.py) and replayed again (``_judged_by_replay``).
 
 Layer: imports ``oracle`` only; a backend is passed in (any object with ``run``), never imported.
 """
