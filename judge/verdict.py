@@ -37,6 +37,7 @@ import oracle
 from oracle import ir, rewrite
 from oracle.errors import OracleError
 from oracle.evaluator import Context, run_ops
+from oracle.grid import evaluate_parallel
 from oracle.impl_defined import op_masks
 from oracle.numerics import flush_subnormals
 from oracle.quantization import integer_accumulation
@@ -46,8 +47,8 @@ from .compare import Comparison, compare_outputs
 from .deviation_conditions import triggered
 from .tolerance import tolerance_for
 
-__all__ = ["Traits", "OpVerdict", "ProgramVerdict", "judge_op", "judge_program", "instrumented",
-           "replay_command", "flush_float_inputs"]
+__all__ = ["Traits", "OpVerdict", "ProgramVerdict", "judge_op", "judge_program", "judge_grid_program",
+           "instrumented", "replay_command", "flush_float_inputs"]
 
 
 @dataclass(frozen=True)
@@ -199,7 +200,7 @@ def instrumented(module: ir.Module) -> tuple[ir.Module, list]:
     fn = ir.Function(main.name, main.arguments, tuple(v.type for v in returned),
                      tuple(_body(main)) + (ir.Op("func.return", returned, ()),), main.visibility, main.location)
     functions = tuple(fn if f is main else f for f in module.functions)
-    return ir.Module(functions, module.attributes), extra
+    return ir.Module(functions, module.attributes, module.declarations), extra
 
 
 def _identical(a, b) -> bool:
@@ -503,3 +504,132 @@ def judge_process_outputs(module: ir.Module, expected: Sequence, actual: Sequenc
                                   op, k, comparison, list(expected))
     status = "implementation-defined" if "implementation-defined" in statuses else "pass"
     return ProgramVerdict(status, expected=list(expected))
+
+
+# ---------------------------------------------------------------- process grids
+
+#: ops a one-op evaluation on the grid cannot stand for (their partner op, or the host, is elsewhere)
+_NOT_REPLAYABLE_ON_A_GRID = frozenset({"stablehlo.send", "stablehlo.recv", "stablehlo.infeed", "stablehlo.outfeed"})
+
+
+def judge_grid_program(module: ir.Module, inputs: dict, actual: dict, *, grid: tuple[int, int],
+                       expected: dict, masks: dict, bounds: dict, traits: Traits = Traits(),
+                       rerun_grid: Callable[[str], dict | None] | None = None) -> tuple[tuple | None, ProgramVerdict]:
+    """A program on a ``grid`` (replicas, partitions): the backend's outputs ``actual`` (one
+    list per process id) judged against the oracle's ``expected`` (with the ``masks`` and
+    ``bounds`` evaluate_parallel recorded per process).  Returns (the first process that
+    fails or None, the verdict).
+
+    Each process's outputs are judged first by their producing ops' rules
+    (``judge_process_outputs``); where one is off and ``rerun_grid(program_text)`` can run
+    another program on the whole grid (returning its outputs per process, or None), the
+    program is replayed with every top-level value returned and each op is judged process by
+    process on the backend's own operands -- a collective evaluated by the oracle on every
+    process's operands at once -- so the finding is the first op that deviates, as for one
+    process.  Without the replay, or where it cannot run, the per-output verdict stands."""
+    pids = sorted(actual)
+    per_output = {pid: judge_process_outputs(module, expected[pid], actual[pid], masks.get(pid, {}),
+                                             bounds.get(pid, {})) for pid in pids}
+    first_failure = next(((pid, v) for pid, v in per_output.items() if v.status == "mismatch"), None)
+    if first_failure is None:
+        statuses = {v.status for v in per_output.values()}
+        return None, ProgramVerdict("implementation-defined" if "implementation-defined" in statuses else "pass",
+                                    expected=list(expected[pids[0]]))
+    inlined = rewrite.inline_calls(module)
+    body = _body(inlined.main)
+    if rerun_grid is None or any(op.name in _NOT_REPLAYABLE_ON_A_GRID for op in inlined.walk_ops()):
+        return first_failure
+    program, extra = instrumented(inlined)
+    outputs_values = list(inlined.main.ops[-1].operands)
+    try:
+        replay = rerun_grid(oracle.print_module(program))
+    except Exception as e:  # noqa: BLE001 - judged without the replay
+        replay, why = None, f"replay failed: {type(e).__name__}: {e}"
+    else:
+        why = "replay failed"
+    if replay is None or any(len(replay.get(pid, ())) != len(outputs_values) + len(extra) for pid in pids):
+        pid, verdict = first_failure
+        verdict.notes.append(why if replay is None else "replay returned the wrong number of values")
+        verdict.message += f"\n(no exact attribution: {verdict.notes[-1]})"
+        return first_failure
+    produced = {r for op in body for r in op.results}
+    env = {pid: dict(zip(inlined.main.arguments, inputs[pid])) for pid in pids}
+    for pid in pids:
+        env[pid].update(zip(extra, replay[pid][len(outputs_values):]))
+        env[pid].update((v, x) for v, x in zip(outputs_values, replay[pid]) if v in produced)
+    judged: dict = {}  # op -> {pid: (operands, expected results, masks, bounds)}
+    statuses = set()
+    for k, op in enumerate(body):
+        try:
+            judged[op] = _evaluated_on_the_grid(op, inlined, env, grid)
+        except OracleError:  # the backend's operands leave the op undefined: judged where they came from
+            statuses.add("implementation-defined")
+            continue
+        for pid in pids:
+            operands, expected_op, op_masks, op_bounds = judged[op][pid]
+            for r, x in zip(op.results, expected_op):  # tokens, tuples: not returned; the oracle's value
+                env[pid].setdefault(r, x)
+            verdict = judge_op(op, operands, [env[pid][r] for r in op.results], module=inlined, traits=traits,
+                               env=env[pid], expected=expected_op, masks=op_masks, bounds=op_bounds)
+            statuses.add(verdict.status)
+            if verdict.status == "mismatch":
+                return pid, ProgramVerdict("mismatch", _attributed(op, k, verdict.comparison.message), op, k,
+                                           verdict.comparison, list(expected[pid]), replayed=True, operands=operands)
+    producers = {r: (k, op) for k, op in enumerate(body) for r in op.results}
+    for pid in pids:
+        for i, (value, a, again) in enumerate(zip(outputs_values, actual[pid], replay[pid])):
+            if _identical(a, again):
+                continue
+            if value not in producers or producers[value][1] not in judged:
+                return pid, ProgramVerdict("mismatch", f"output #{i} differs from the replay's", expected=list(expected[pid]),
+                                           replayed=True)
+            k, op = producers[value]
+            operands, expected_op, op_masks, op_bounds = judged[op][pid]
+            results = [a if r is value else env[pid][r] for r in op.results]
+            verdict = judge_op(op, operands, results, module=inlined, traits=traits, env=env[pid],
+                               expected=expected_op, masks=op_masks, bounds=op_bounds)
+            if verdict.status == "mismatch":
+                return pid, ProgramVerdict("mismatch", _attributed(op, k, f"output #{i} differs from the replay's: "
+                                                                        f"{verdict.comparison.message}"),
+                                           op, k, verdict.comparison, list(expected[pid]), replayed=True,
+                                           operands=operands)
+    status = "implementation-defined" if "implementation-defined" in statuses else "pass"
+    return None, ProgramVerdict(status, replayed=True)
+
+
+def _evaluated_on_the_grid(op: ir.Op, module: ir.Module, env: dict, grid: tuple[int, int]) -> dict:
+    """``op`` alone evaluated by the oracle on every process at once, each on ITS operands (the
+    backend's values in ``env[pid]``): {pid: (operands, results, masks, bounds)}.  The one-op
+    program takes the op's operands and the values its regions capture as arguments."""
+    arguments = list(dict.fromkeys(list(op.operands) + _captured(op)))
+    function = ir.Function("main", tuple(arguments), tuple(r.type for r in op.results),
+                           (op, ir.Op("func.return", op.results, ())))
+    one_op = ir.Module(tuple(function if f.name == "main" else f for f in module.functions), module.attributes)
+    masks: dict = {}
+    bounds: dict = {}
+    results = evaluate_parallel(one_op, {pid: [values[v] for v in arguments] for pid, values in env.items()},
+                                num_replicas=grid[0], num_partitions=grid[1], impl_defined=masks,
+                                error_bounds=bounds, timeout=60)
+    answer = {}
+    for pid, values in env.items():
+        recorded_bounds = bounds.get(pid, {})
+        answer[pid] = ([values[v] for v in op.operands], results[pid],
+                       [masks.get(pid, {}).get(r) for r in op.results],
+                       [recorded_bounds.get(r) for r in op.results] if recorded_bounds else None)
+    return answer
+
+
+def _captured(op: ir.Op) -> list:
+    """The values ``op``'s regions use that they do not define (captured from outside)."""
+    defined, used = set(), []
+
+    def walk(region):
+        defined.update(region.arguments)
+        for inner in region.ops:
+            used.extend(inner.operands)
+            for r in inner.regions:
+                walk(r)
+            defined.update(inner.results)
+    for region in op.regions:
+        walk(region)
+    return [v for v in dict.fromkeys(used) if v not in defined]
