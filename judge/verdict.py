@@ -280,7 +280,7 @@ def _judged_by_replay(module, inputs, actual, traits, rerun, expected, direct) -
             expansion = rewrite.expand(module, decisions)
         except rewrite.TooLarge as e:
             for path in changed:
-                whole[path] = (region_ops[path], f"judged inside, {e}")
+                whole[path] = (region_ops[path], str(e))
             decisions = {p: d for p, d in decisions.items() if p not in changed}
             continue
         built = dict(decisions)

@@ -59,11 +59,12 @@ class Expansion:
     selectors: Mapping[tuple, tuple[Op, tuple[Value, ...]]]
 
 
-def expand(module: Module, decisions: Mapping[tuple, int] = {}, max_ops: int = MAX_OPS) -> Expansion:
+def expand(module: Module, decisions: Mapping[tuple, int] = {}, max_ops: int | None = None) -> Expansion:
     """``module`` with every call of @main inlined and each if/case/while named in ``decisions``
     (path -> branch index, or trip count for a while) expanded (module docstring).
-    Raises TooLarge beyond ``max_ops`` top-level ops."""
+    Raises TooLarge beyond ``max_ops`` (default MAX_OPS) top-level ops."""
     main = module.main
+    max_ops = MAX_OPS if max_ops is None else max_ops
     if not decisions and not any(op.name == "func.call" for op in main.ops):
         return Expansion(module, {op: (k,) for k, op in enumerate(main.ops[:-1])}, {})
     emitter = _Emitter(module, decisions, max_ops)

@@ -256,6 +256,13 @@ def test_a_loop_longer_than_the_unrolling_limit_is_judged_as_one_op_and_says_so(
     assert f"more than {UNROLL_LIMIT} iterations" in verdict.message, verdict.message
 
 
+def test_a_rewritten_program_too_large_is_judged_as_one_op_and_says_so(monkeypatch):
+    monkeypatch.setattr(rewrite, "MAX_OPS", 12)  # 5 unrolled iterations take 26 ops
+    verdict, _ = _judge(WHILE_EXP, [X, _i32(5)], FaultyOracle(nudge=["stablehlo.exponential"]))
+    assert verdict.status == "mismatch" and verdict.op.name == "stablehlo.while"
+    assert "the rewritten program has more than 12 ops" in verdict.message, verdict.message
+
+
 def test_a_rewritten_program_that_the_backend_cannot_run_falls_back_to_the_one_op_verdict():
     backend = FaultyOracle(nudge=["stablehlo.exponential"])
     first = backend.run(WHILE_EXP, [X, _i32(5)]).outputs
