@@ -5,8 +5,8 @@
 
 ``--nudge``: float results of these ops move one ULP up (within their allowance: what another
 correct implementation may return); ``--wrong``: the first element of the first result of
-every ``OP`` is off (a real fault).  Ops inside if/case/while are perturbed too.  ``FaultyOracle`` is the same backend in process.
-Follows the ``cmd:`` protocol (examples/oracle_runner.py).
+every ``OP`` is off (a real fault).  Ops inside if/case/while are perturbed too.
+``FaultyOracle`` is the same backend in process.  Follows the ``cmd:`` protocol (examples/oracle_runner.py).
 """
 
 from __future__ import annotations
