@@ -143,3 +143,38 @@ def test_without_a_replay_the_per_output_verdict_stands():
     pid, verdict = judge_grid_program(module, inputs, actual, grid=GRID, expected=expected, masks=masks,
                                       bounds=bounds, rerun_grid=failing)
     assert verdict.status == "mismatch" and "replay failed: RuntimeError" in verdict.message
+
+
+def test_on_xla_the_grid_replay_clears_the_per_output_false_alarms():
+    """XLA's f32 exp is not correctly rounded: on these inputs the per-output rule false-alarms
+    on the cancelling subtraction; replayed on XLA's grid, every program passes."""
+    from adapters import get_backend
+    xla = get_backend("xla")
+    ok, why = xla.available()
+    if not ok:
+        xla.close()
+        pytest.skip(f"xla not usable: {why}")
+    module = oracle.parse_module(EXP_SUM_CANCEL)
+    rng = np.random.default_rng(1)
+    false_alarms = 0
+    try:
+        for _ in range(9):  # the first of these draws false-alarmed on jax 0.10.2
+            x = {pid: rng.uniform(-3, 3, 4).astype(np.float32) for pid in ((0, 0), (1, 0))}
+            summed = evaluate_parallel(module, {pid: [v, np.zeros(4, np.float32)] for pid, v in x.items()},
+                                       num_replicas=2, num_partitions=1)
+            inputs = {pid: [v, summed[pid][0]] for pid, v in x.items()}
+            masks, bounds = {}, {}
+            expected = evaluate_parallel(module, inputs, num_replicas=2, num_partitions=1, impl_defined=masks,
+                                         error_bounds=bounds)
+            outputs = xla.run_grid(oracle.print_module(module), inputs, *GRID).outputs
+            _, per_output = judge_grid_program(module, inputs, outputs, grid=GRID, expected=expected, masks=masks,
+                                               bounds=bounds)
+            _, verdict = judge_grid_program(module, inputs, outputs, grid=GRID, expected=expected, masks=masks,
+                                            bounds=bounds,
+                                            rerun_grid=lambda text: xla.run_grid(text, inputs, *GRID).outputs)
+            false_alarms += per_output.status == "mismatch"
+            assert verdict.status == "pass", verdict.message
+            assert verdict.replayed == (per_output.status == "mismatch")
+    finally:
+        xla.close()
+    assert false_alarms >= 1
