@@ -335,3 +335,26 @@ def test_branch_taken_and_trip_count_follow_the_spec():
     assert rewrite.branch_taken(if_, np.array(True)) == 0 and rewrite.branch_taken(if_, np.array(False)) == 1
     assert rewrite.trip_count([np.array(True), np.array(False)]) == 1
     assert rewrite.trip_count([np.array(False)]) == 0 and rewrite.trip_count([np.array(True)]) is None
+
+
+def test_on_xla_regions_with_exp_inside_pass(monkeypatch):
+    """XLA's f32 exp is not correctly rounded: judged as one op, the loop and the nested case
+    false-alarm on some of these draws; judged inside, every one passes."""
+    from adapters import get_backend
+    xla = get_backend("xla")
+    ok, why = xla.available()
+    if not ok:
+        xla.close()
+        pytest.skip(f"xla not usable: {why}")
+    rng = np.random.default_rng(3)
+    old_alarms = 0
+    try:
+        for text, extra in ((WHILE_EXP, lambda x: [x, _i32(5)]), (NESTED_CASE, lambda x: [_i32(1), _i32(1), x])):
+            for _ in range(6):
+                inputs = extra(rng.uniform(0.1, 2, 4).astype(np.float32))
+                assert _judge(text, inputs, xla)[0].status == "pass"
+                old_alarms += _old_rule(monkeypatch, text, inputs, xla).status == "mismatch"
+    finally:
+        xla.close()
+    assert old_alarms >= 1  # 4 of these 12 draws on jax 0.10.2
+
