@@ -78,7 +78,7 @@ class ProgramVerdict:
     status: str                    # pass / implementation-defined / mismatch
     message: str = ""
     op: ir.Op | None = None        # the op a mismatch is attributed to (None: a program argument)
-    op_index: int = -1             # its position in @main
+    op_index: int = -1             # its position in @main (inside a region: the enclosing top-level op's)
     comparison: Comparison | None = None
     expected: list | None = None   # the oracle's outputs of the program
     replayed: bool = False         # the backend ran the instrumented program
