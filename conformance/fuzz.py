@@ -48,7 +48,7 @@ import oracle
 from oracle import ir
 from oracle.errors import OracleError, Unsupported
 from judge.known_deviations import known_deviation
-from judge.verdict import Traits, judge_process_outputs, judge_program, oracle_run, replay_command
+from judge.verdict import Traits, judge_grid_program, judge_program, oracle_run, replay_command
 from reports.results import atomic_write_text
 
 from .findings_store import open_store
@@ -197,16 +197,22 @@ def check_grid_program(backend, module: ir.Module, inputs: dict, *, timeout: flo
     if run_grid is None:
         return Verdict("rejected", f"{backend.name} cannot run a process grid"), expected
     run = run_grid(oracle.print_module(module), inputs, grid[0], grid[1], timeout=timeout)
+    if run.status == "ok":  # replayed on the whole grid where an output is off (judge_grid_program)
+        def rerun_grid(program):
+            again = run_grid(program, inputs, grid[0], grid[1], timeout=timeout)
+            return again.outputs if again.status == "ok" else None
+        pid, pv = judge_grid_program(module, inputs, run.outputs, grid=grid, expected=expected, masks=masks,
+                                     bounds=bounds, traits=Traits.of(backend), rerun_grid=rerun_grid)
+        if pv.status != "mismatch":
+            return Verdict(pv.status), expected
+        culprit = pv.op.name if pv.op is not None else "argument"
+        v = Verdict(pv.status, pv.message, culprit, pv.dtype, triggers=pv.triggers)
+        v.message = f"process grid {grid[0]} x {grid[1]}, process {pid}: {v.message}"
+        v.inputs, v.expected, v.actual = inputs, expected, run.outputs
+        return v, expected
     verdict = Verdict("pass")
     for pid in sorted(inputs):
-        if run.status != "ok":
-            v = judge(module, inputs[pid], (expected[pid],), run)
-        else:  # a collective's value needs every process: no one-process replay
-            pv = judge_process_outputs(module, expected[pid], run.outputs[pid], masks.get(pid, {}),
-                                       bounds.get(pid, {}))
-            culprit = pv.op.name if pv.op is not None else "argument" if pv.status == "mismatch" else ""
-            v = Verdict(pv.status, pv.message if pv.status == "mismatch" else "", culprit, pv.dtype,
-                        triggers=pv.triggers)
+        v = judge(module, inputs[pid], (expected[pid],), run)
         if v.status in FINDING_STATUSES:
             v.message = f"process grid {grid[0]} x {grid[1]}, process {pid}: {v.message}"
             v.inputs, v.expected = inputs, expected

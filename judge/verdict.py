@@ -19,7 +19,9 @@ comes here.  Two levels:
   per-op rule on the BACKEND's own operands (so an op's allowance never has to absorb
   upstream differences: the first op that deviates is the finding, exactly attributed), and
   the first run's outputs are judged against the second run's (identical, or within the
-  producing op's allowance on the second run's operands).
+  producing op's allowance on the second run's operands).  An if/case/while that deviates as
+  one op is judged inside: the program is rewritten with the backend's branch inlined or its
+  loop unrolled (oracle/rewrite.py) and replayed again (``_judged_by_replay``).
 
 Layer: imports ``oracle`` only; a backend is passed in (any object with ``run``), never imported.
 """
@@ -32,9 +34,10 @@ from typing import Callable, Sequence
 import numpy as np
 
 import oracle
-from oracle import ir
+from oracle import ir, rewrite
 from oracle.errors import OracleError
 from oracle.evaluator import Context, run_ops
+from oracle.grid import evaluate_parallel
 from oracle.impl_defined import op_masks
 from oracle.numerics import flush_subnormals
 from oracle.quantization import integer_accumulation
@@ -44,8 +47,8 @@ from .compare import Comparison, compare_outputs
 from .deviation_conditions import triggered
 from .tolerance import tolerance_for
 
-__all__ = ["Traits", "OpVerdict", "ProgramVerdict", "judge_op", "judge_program", "instrumented",
-           "replay_command", "flush_float_inputs"]
+__all__ = ["Traits", "OpVerdict", "ProgramVerdict", "judge_op", "judge_program", "judge_grid_program",
+           "instrumented", "replay_command", "flush_float_inputs"]
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,7 @@ class ProgramVerdict:
     status: str                    # pass / implementation-defined / mismatch
     message: str = ""
     op: ir.Op | None = None        # the op a mismatch is attributed to (None: a program argument)
-    op_index: int = -1             # its position in @main
+    op_index: int = -1             # its position in @main (inside a region: the enclosing top-level op's)
     comparison: Comparison | None = None
     expected: list | None = None   # the oracle's outputs of the program
     replayed: bool = False         # the backend ran the instrumented program
@@ -206,7 +209,7 @@ def instrumented(module: ir.Module) -> tuple[ir.Module, list]:
     fn = ir.Function(main.name, main.arguments, tuple(v.type for v in returned),
                      tuple(_body(main)) + (ir.Op("func.return", returned, ()),), main.visibility, main.location)
     functions = tuple(fn if f is main else f for f in module.functions)
-    return ir.Module(functions, module.attributes), extra
+    return ir.Module(functions, module.attributes, module.declarations), extra
 
 
 def _identical(a, b) -> bool:
@@ -236,7 +239,7 @@ def judge_program(module: ir.Module, inputs: Sequence, actual: Sequence, *, trai
     ``oracle_values``: ``oracle_run``'s answer when the caller has it.  Raises OracleError when the
     oracle cannot evaluate the program.  Calls of @main are inlined first, so the ops inside a
     called function are judged by their own rules, not the call compared exactly."""
-    inlined = ir.inline_calls(module)
+    inlined = rewrite.inline_calls(module)
     if inlined is not module:  # the caller's oracle values are keyed by the original program's values
         module, oracle_values = inlined, None
     main = module.main
@@ -257,61 +260,201 @@ def judge_program(module: ir.Module, inputs: Sequence, actual: Sequence, *, trai
     direct = _judge_outputs_directly(module, env, actual, outputs_values, producers, traits, expected)
     if direct.status != "mismatch":
         return direct
-    instrumented_module, extra = instrumented(module)
+    return _judged_by_replay(module, inputs, actual, traits, rerun, expected, direct)
+
+
+# ----------------------------------------------------------------- replay judging
+
+#: judging inside regions: the most iterations of one while unrolled, the most replays of a program
+UNROLL_LIMIT = 64
+MAX_REPLAYS = 10
+
+
+def _judged_by_replay(module, inputs, actual, traits, rerun, expected, direct) -> ProgramVerdict:
+    """The replay part of ``judge_program``.  An if/case/while that deviates as ONE op (its rule is
+    exact) is judged inside: the program is rewritten with the backend's branch (read from the
+    replay) inlined, or the backend's loop unrolled (oracle/rewrite.py), and replayed again --
+    its inner ops then stand at the top and are judged by their own rules, recursively.  A
+    rewritten program stands for the original only when the backend's own pred/index/conditions,
+    read back from ITS replay, take the branches and run the loops it was built with; otherwise
+    it is rebuilt with those (a loop that runs on: twice the iterations, up to UNROLL_LIMIT)."""
+    decisions: dict = {}   # path of an if/case/while -> the branch it takes / its trip count
+    whole: dict = {}       # path -> (op, why it is judged as one op)
+    region_ops: dict = {}  # path -> the if/case/while it names
+    built: dict | None = None
+    last = None            # the last consistent replay's verdict
+    for _ in range(MAX_REPLAYS):
+        changed = {p for p in decisions.keys() | (built or {}).keys() if decisions.get(p) != (built or {}).get(p)}
+        try:
+            expansion = rewrite.expand(module, decisions)
+        except rewrite.TooLarge as e:
+            for path in changed:
+                whole[path] = (region_ops[path], str(e))
+            decisions = {p: d for p, d in decisions.items() if p not in changed}
+            continue
+        built = dict(decisions)
+        replay = _replay(expansion, inputs, rerun)
+        if isinstance(replay, str):  # the backend cannot run it
+            fallback = last or direct
+            fallback.notes.append(replay if last is None else f"judging inside regions stopped: {replay}")
+            fallback.message += f"\n(no exact attribution: {fallback.notes[-1]})"
+            return fallback
+        revised = _revised_decisions(replay, decisions, whole)
+        if revised is not None:
+            decisions = revised
+            continue
+        verdict, inside = _judge_replay(replay, actual, traits, expected, whole)
+        for path, op, operands in inside:
+            guess = (rewrite.branch_taken(op, operands[0]) if op.name != rewrite.WHILE else
+                     rewrite.oracle_trip_count(op, operands, expansion.module, replay.env, UNROLL_LIMIT))
+            if guess is None:
+                whole[path] = (op, f"the oracle's loop on the backend's operands runs more than {UNROLL_LIMIT} "
+                                   f"iterations (or stops on an error)")
+            else:
+                decisions[path], region_ops[path] = guess, op
+        if not any(path in decisions for path, _, _ in inside):
+            return _noted(verdict, expansion, decisions, whole)
+        last = verdict
+    last = last or direct
+    last.notes.append(f"judging inside regions took more than {MAX_REPLAYS} replays")
+    last.message += f"\n(no exact attribution: {last.notes[-1]})"
+    return last
+
+
+@dataclass
+class _Replay:
+    expansion: rewrite.Expansion
+    env: dict       # every value of the rewritten @main as the backend computed it
+    outputs: list   # the replay's values of @main's outputs
+
+
+def _replay(expansion: rewrite.Expansion, inputs, rerun) -> _Replay | str:
+    """The backend's values of every top-level value of the (rewritten) program, or why not."""
+    main = expansion.module.main
+    outputs_values = list(main.ops[-1].operands)
+    program, extra = instrumented(expansion.module)
     try:
-        replay = rerun(oracle.print_module(instrumented_module))
-    except Exception as e:  # noqa: BLE001 - a backend that cannot run the replay: judge directly
-        replay = None
-        note = f"replay failed: {type(e).__name__}: {e}"
-    else:
-        note = "replay failed" if replay is None else ""
-    if replay is None or len(replay) != len(outputs_values) + len(extra):
-        direct.notes.append(note or "replay returned the wrong number of values")
-        direct.message += f"\n(no exact attribution: {direct.notes[-1]})"
-        return direct
-    backend_env = dict(zip(main.arguments, inputs))
-    backend_env.update(zip(extra, replay[len(outputs_values):]))
+        replay = rerun(oracle.print_module(program))
+    except Exception as e:  # noqa: BLE001 - a backend that cannot run the replay: judged without it
+        return f"replay failed: {type(e).__name__}: {e}"
+    if replay is None:
+        return "replay failed"
+    if len(replay) != len(outputs_values) + len(extra):
+        return "replay returned the wrong number of values"
+    produced = {r for op in main.ops for r in op.results}
+    env = dict(zip(main.arguments, inputs))
+    env.update(zip(extra, replay[len(outputs_values):]))
     # The values the program returns are the backend's too (an argument returned stays the input).
-    backend_env.update((v, x) for v, x in zip(outputs_values, replay) if v in producers)
-    statuses = set()
-    for k, op in enumerate(_body(main)):
-        operands = [backend_env[v] for v in op.operands]
+    env.update((v, x) for v, x in zip(outputs_values, replay) if v in produced)
+    return _Replay(expansion, env, list(replay[:len(outputs_values)]))
+
+
+def _revised_decisions(replay: _Replay, decisions: dict, whole: dict) -> dict | None:
+    """The decisions the backend's own pred/index/condition values in this replay call for, or
+    None when they are those the rewritten program was built with."""
+    revised = dict(decisions)
+    for path, (op, values) in replay.expansion.selectors.items():
+        if any(v not in replay.env for v in values):
+            whole[path] = (op, "its pred/index/condition is not a value the backend returned")
+            revised.pop(path)
+            continue
+        seen = [replay.env[v] for v in values]
+        if op.name != rewrite.WHILE:
+            revised[path] = rewrite.branch_taken(op, seen[0])
+            continue
+        trips = rewrite.trip_count(seen)
+        if trips is None and decisions[path] >= UNROLL_LIMIT:
+            whole[path] = (op, f"the backend's loop runs more than {UNROLL_LIMIT} iterations")
+            revised.pop(path)
+        else:  # it stopped earlier, or runs on: twice the iterations, read again
+            revised[path] = trips if trips is not None else min(max(2 * decisions[path], 1), UNROLL_LIMIT)
+    return None if revised == decisions else revised
+
+
+def _judge_replay(replay: _Replay, actual, traits, expected, whole) -> tuple[ProgramVerdict, list]:
+    """Each op of the (rewritten) @main by the per-op rule on the backend's operands, then the
+    first run's outputs against the replay's.  Returns the verdict and the if/case/while ops
+    (path, op, operands) that deviate as one op and can be judged inside (the verdict is then
+    the first one's mismatch)."""
+    module, paths = replay.expansion.module, replay.expansion.paths
+    main, env = module.main, dict(replay.env)
+    outputs_values = list(main.ops[-1].operands)
+    producers = {r: op for op in main.ops for r in op.results}
+    statuses, inside, first = set(), [], None
+
+    def expandable(op):
+        return op.name in rewrite.EXPANDABLE and paths[op] not in whole
+
+    for op in _body(main):
+        path = paths[op]
+        operands = [env[v] for v in op.operands]
         schedule_masks: dict = {}  # what the oracle found schedule-dependent (reduce bodies ...)
         try:
-            expected_op = evaluate_op(op, operands, module, backend_env, impl_defined=schedule_masks)
+            expected_op = evaluate_op(op, operands, module, env, impl_defined=schedule_masks)
         except OracleError:  # the backend's operands leave the op undefined: judged where they came from
             statuses.add("implementation-defined")
             continue
         for r, x in zip(op.results, expected_op):  # tokens, tuples: not returned; the oracle's value
-            backend_env.setdefault(r, x)
-        verdict = judge_op(op, operands, [backend_env[r] for r in op.results], module=module, traits=traits,
-                           env=backend_env, expected=expected_op,
-                           masks=[schedule_masks.get(r) for r in op.results])
+            env.setdefault(r, x)
+        verdict = judge_op(op, operands, [env[r] for r in op.results], module=module, traits=traits,
+                           env=env, expected=expected_op, masks=[schedule_masks.get(r) for r in op.results])
         statuses.add(verdict.status)
         if verdict.status == "mismatch":
-            return ProgramVerdict("mismatch", _attributed(op, k, verdict.comparison.message), op, k,
-                                  verdict.comparison, expected, replayed=True, operands=operands)
-    for i, (value, a, again) in enumerate(zip(outputs_values, actual, replay)):
+            found = ProgramVerdict("mismatch", _attributed(op, path, verdict.comparison.message), op, path[0],
+                                   verdict.comparison, expected, replayed=True, operands=operands)
+            if not expandable(op):
+                return first or found, inside
+            inside.append((path, op, operands))
+            first = first or found
+    if inside:
+        return first, inside
+    for i, (value, a, again) in enumerate(zip(outputs_values, actual, replay.outputs)):
         if _identical(a, again):
             continue
         if value not in producers:  # a program argument returned as is
             return ProgramVerdict("mismatch", f"output #{i} is argument {value.name} but differs from it",
-                                  expected=expected, replayed=True)
-        k, op = producers[value]
-        operands = [backend_env[v] for v in op.operands]
-        results = [a if r is value else backend_env[r] for r in op.results]
-        verdict = judge_op(op, operands, results, module=module, traits=traits, env=backend_env)
+                                  expected=expected, replayed=True), []
+        op = producers[value]
+        operands = [env[v] for v in op.operands]
+        results = [a if r is value else env[r] for r in op.results]
+        verdict = judge_op(op, operands, results, module=module, traits=traits, env=env)
         if verdict.status == "mismatch":
-            return ProgramVerdict("mismatch", _attributed(op, k, f"output #{i} differs from the replay's: "
-                                                                 f"{verdict.comparison.message}"),
-                                  op, k, verdict.comparison, expected, replayed=True, operands=operands)
+            found = ProgramVerdict("mismatch", _attributed(op, paths[op], f"output #{i} differs from the replay's: "
+                                                                        f"{verdict.comparison.message}"),
+                                   op, paths[op][0], verdict.comparison, expected, replayed=True, operands=operands)
+            return found, [(paths[op], op, operands)] if expandable(op) else []
     status = "implementation-defined" if "implementation-defined" in statuses else "pass"
-    return ProgramVerdict(status, expected=expected, replayed=True)
+    return ProgramVerdict(status, expected=expected, replayed=True), []
 
 
-def _attributed(op: ir.Op, index: int, message: str) -> str:
+def _noted(verdict: ProgramVerdict, expansion: rewrite.Expansion, decisions: dict, whole: dict) -> ProgramVerdict:
+    """``verdict`` with notes saying which regions were judged inside and which as one op (why)."""
+    for path, (op, _) in expansion.selectors.items():
+        how = f"{decisions[path]} iterations unrolled" if op.name == rewrite.WHILE else f"branch {decisions[path]} inlined"
+        verdict.notes.append(f"judged inside op {_path_text(path)} {op.name}: {how}")
+    for path, (op, why) in whole.items():
+        verdict.notes.append(f"op {_path_text(path)} {op.name} judged as one op: {why}")
+        if verdict.op is not None and verdict.op is op:
+            verdict.message += f"\n(judged as one op: {why})"
+    return verdict
+
+
+def _path_text(path: tuple) -> str:
+    """``(30, "body", 3, 5)`` -> ``#30 > body 3 > #5`` (oracle/rewrite.py names inner ops by paths)."""
+    parts, i = [], 0
+    while i < len(path):
+        if isinstance(path[i], str):  # ("branch", b), ("cond", i), ("body", i)
+            parts.append(f"{path[i]} {path[i + 1]}")
+            i += 2
+        else:
+            parts.append(f"#{path[i]}")
+            i += 1
+    return " > ".join(parts)
+
+
+def _attributed(op: ir.Op, path, message: str) -> str:
     where = f" ({op.location})" if op.location else ""
-    return f"op #{index} {op.name}{where}: {message}"
+    return f"op {_path_text(path if isinstance(path, tuple) else (path,))} {op.name}{where}: {message}"
 
 
 def _judge_outputs_directly(module, env, actual, outputs_values, producers, traits, expected) -> ProgramVerdict:
@@ -370,3 +513,132 @@ def judge_process_outputs(module: ir.Module, expected: Sequence, actual: Sequenc
                                   op, k, comparison, list(expected))
     status = "implementation-defined" if "implementation-defined" in statuses else "pass"
     return ProgramVerdict(status, expected=list(expected))
+
+
+# ---------------------------------------------------------------- process grids
+
+#: ops a one-op evaluation on the grid cannot stand for (their partner op, or the host, is elsewhere)
+_NOT_REPLAYABLE_ON_A_GRID = frozenset({"stablehlo.send", "stablehlo.recv", "stablehlo.infeed", "stablehlo.outfeed"})
+
+
+def judge_grid_program(module: ir.Module, inputs: dict, actual: dict, *, grid: tuple[int, int],
+                       expected: dict, masks: dict, bounds: dict, traits: Traits = Traits(),
+                       rerun_grid: Callable[[str], dict | None] | None = None) -> tuple[tuple | None, ProgramVerdict]:
+    """A program on a ``grid`` (replicas, partitions): the backend's outputs ``actual`` (one
+    list per process id) judged against the oracle's ``expected`` (with the ``masks`` and
+    ``bounds`` evaluate_parallel recorded per process).  Returns (the first process that
+    fails or None, the verdict).
+
+    Each process's outputs are judged first by their producing ops' rules
+    (``judge_process_outputs``); where one is off and ``rerun_grid(program_text)`` can run
+    another program on the whole grid (returning its outputs per process, or None), the
+    program is replayed with every top-level value returned and each op is judged process by
+    process on the backend's own operands -- a collective evaluated by the oracle on every
+    process's operands at once -- so the finding is the first op that deviates, as for one
+    process.  Without the replay, or where it cannot run, the per-output verdict stands."""
+    pids = sorted(actual)
+    per_output = {pid: judge_process_outputs(module, expected[pid], actual[pid], masks.get(pid, {}),
+                                             bounds.get(pid, {})) for pid in pids}
+    first_failure = next(((pid, v) for pid, v in per_output.items() if v.status == "mismatch"), None)
+    if first_failure is None:
+        statuses = {v.status for v in per_output.values()}
+        return None, ProgramVerdict("implementation-defined" if "implementation-defined" in statuses else "pass",
+                                    expected=list(expected[pids[0]]))
+    inlined = rewrite.inline_calls(module)
+    body = _body(inlined.main)
+    if rerun_grid is None or any(op.name in _NOT_REPLAYABLE_ON_A_GRID for op in inlined.walk_ops()):
+        return first_failure
+    program, extra = instrumented(inlined)
+    outputs_values = list(inlined.main.ops[-1].operands)
+    try:
+        replay = rerun_grid(oracle.print_module(program))
+    except Exception as e:  # noqa: BLE001 - judged without the replay
+        replay, why = None, f"replay failed: {type(e).__name__}: {e}"
+    else:
+        why = "replay failed"
+    if replay is None or any(len(replay.get(pid, ())) != len(outputs_values) + len(extra) for pid in pids):
+        pid, verdict = first_failure
+        verdict.notes.append(why if replay is None else "replay returned the wrong number of values")
+        verdict.message += f"\n(no exact attribution: {verdict.notes[-1]})"
+        return first_failure
+    produced = {r for op in body for r in op.results}
+    env = {pid: dict(zip(inlined.main.arguments, inputs[pid])) for pid in pids}
+    for pid in pids:
+        env[pid].update(zip(extra, replay[pid][len(outputs_values):]))
+        env[pid].update((v, x) for v, x in zip(outputs_values, replay[pid]) if v in produced)
+    judged: dict = {}  # op -> {pid: (operands, expected results, masks, bounds)}
+    statuses = set()
+    for k, op in enumerate(body):
+        try:
+            judged[op] = _evaluated_on_the_grid(op, inlined, env, grid)
+        except OracleError:  # the backend's operands leave the op undefined: judged where they came from
+            statuses.add("implementation-defined")
+            continue
+        for pid in pids:
+            operands, expected_op, op_masks, op_bounds = judged[op][pid]
+            for r, x in zip(op.results, expected_op):  # tokens, tuples: not returned; the oracle's value
+                env[pid].setdefault(r, x)
+            verdict = judge_op(op, operands, [env[pid][r] for r in op.results], module=inlined, traits=traits,
+                               env=env[pid], expected=expected_op, masks=op_masks, bounds=op_bounds)
+            statuses.add(verdict.status)
+            if verdict.status == "mismatch":
+                return pid, ProgramVerdict("mismatch", _attributed(op, k, verdict.comparison.message), op, k,
+                                           verdict.comparison, list(expected[pid]), replayed=True, operands=operands)
+    producers = {r: (k, op) for k, op in enumerate(body) for r in op.results}
+    for pid in pids:
+        for i, (value, a, again) in enumerate(zip(outputs_values, actual[pid], replay[pid])):
+            if _identical(a, again):
+                continue
+            if value not in producers or producers[value][1] not in judged:
+                return pid, ProgramVerdict("mismatch", f"output #{i} differs from the replay's", expected=list(expected[pid]),
+                                           replayed=True)
+            k, op = producers[value]
+            operands, expected_op, op_masks, op_bounds = judged[op][pid]
+            results = [a if r is value else env[pid][r] for r in op.results]
+            verdict = judge_op(op, operands, results, module=inlined, traits=traits, env=env[pid],
+                               expected=expected_op, masks=op_masks, bounds=op_bounds)
+            if verdict.status == "mismatch":
+                return pid, ProgramVerdict("mismatch", _attributed(op, k, f"output #{i} differs from the replay's: "
+                                                                        f"{verdict.comparison.message}"),
+                                           op, k, verdict.comparison, list(expected[pid]), replayed=True,
+                                           operands=operands)
+    status = "implementation-defined" if "implementation-defined" in statuses else "pass"
+    return None, ProgramVerdict(status, replayed=True)
+
+
+def _evaluated_on_the_grid(op: ir.Op, module: ir.Module, env: dict, grid: tuple[int, int]) -> dict:
+    """``op`` alone evaluated by the oracle on every process at once, each on ITS operands (the
+    backend's values in ``env[pid]``): {pid: (operands, results, masks, bounds)}.  The one-op
+    program takes the op's operands and the values its regions capture as arguments."""
+    arguments = list(dict.fromkeys(list(op.operands) + _captured(op)))
+    function = ir.Function("main", tuple(arguments), tuple(r.type for r in op.results),
+                           (op, ir.Op("func.return", op.results, ())))
+    one_op = ir.Module(tuple(function if f.name == "main" else f for f in module.functions), module.attributes)
+    masks: dict = {}
+    bounds: dict = {}
+    results = evaluate_parallel(one_op, {pid: [values[v] for v in arguments] for pid, values in env.items()},
+                                num_replicas=grid[0], num_partitions=grid[1], impl_defined=masks,
+                                error_bounds=bounds, timeout=60)
+    answer = {}
+    for pid, values in env.items():
+        recorded_bounds = bounds.get(pid, {})
+        answer[pid] = ([values[v] for v in op.operands], results[pid],
+                       [masks.get(pid, {}).get(r) for r in op.results],
+                       [recorded_bounds.get(r) for r in op.results] if recorded_bounds else None)
+    return answer
+
+
+def _captured(op: ir.Op) -> list:
+    """The values ``op``'s regions use that they do not define (captured from outside)."""
+    defined, used = set(), []
+
+    def walk(region):
+        defined.update(region.arguments)
+        for inner in region.ops:
+            used.extend(inner.operands)
+            for r in inner.regions:
+                walk(r)
+            defined.update(inner.results)
+    for region in op.regions:
+        walk(region)
+    return [v for v in dict.fromkeys(used) if v not in defined]

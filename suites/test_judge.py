@@ -346,7 +346,7 @@ def test_deviation_conditions_on_hand_made_cases():
 def test_calls_are_inlined_before_judging():
     """JAX wraps code in private functions: the ops inside a call are judged by their own rules
     (log: a few ULP), not the call's result compared exactly."""
-    from oracle.ir import inline_calls
+    from oracle.rewrite import inline_calls
     text = """
     func.func private @f(%x: tensor<4xf32>) -> tensor<4xf32> {
       %0 = stablehlo.log %x : tensor<4xf32>

@@ -5,12 +5,13 @@
 
 ``--nudge``: float results of these ops move one ULP up (within their allowance: what another
 correct implementation may return); ``--wrong``: the first element of the first result of
-every ``OP`` is off (a real fault).  ``FaultyOracle`` is the same backend in process.
-Follows the ``cmd:`` protocol (examples/oracle_runner.py).
+every ``OP`` is off (a real fault).  Ops inside if/case/while are perturbed too.
+``FaultyOracle`` is the same backend in process.  Follows the ``cmd:`` protocol (examples/oracle_runner.py).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from dataclasses import dataclass
@@ -49,6 +50,24 @@ def _wrong(x):
     return x
 
 
+_CONTROL_FLOW = ("stablehlo.while", "stablehlo.if", "stablehlo.case")
+
+
+@functools.cache
+def _through_regions():
+    """A context of the evaluator whose regions run op by op through ``runner._run`` (perturbed)."""
+    from oracle.evaluator import Context
+
+    class ThroughRegions(Context):
+        runner = None
+
+        def run_region(self, region, args, env=None):
+            scope = dict(env or {})
+            scope.update(zip(region.arguments, args))
+            return self.runner._run(region.ops, scope, self.module)
+    return ThroughRegions
+
+
 class FaultyOracle:
     flushes_subnormals = False
 
@@ -57,17 +76,29 @@ class FaultyOracle:
         self.name = f"faulty({','.join(sorted(self.nudge))}|{wrong})"
 
     def evaluate(self, module, inputs) -> list:
-        from judge.verdict import evaluate_op
         main = module.main
-        env = dict(zip(main.arguments, inputs))
-        for op in main.ops[:-1]:
-            results = evaluate_op(op, [env[v] for v in op.operands], module, env)
+        return self._run(main.ops, dict(zip(main.arguments, inputs)), module)
+
+    def _run(self, ops, env: dict, module) -> list:
+        """``ops`` one by one, each op's results perturbed; inside if/case/while too (their
+        regions run through here), like a backend that computes the ops of a loop body itself."""
+        from oracle import ir
+        from oracle.evaluator import Context, run_ops
+        for op in ops:
+            if op.name in ("func.return", "stablehlo.return"):
+                return [env[v] for v in op.operands]
+            if op.name in _CONTROL_FLOW:
+                context = _through_regions()(module)
+                context.runner = self
+            else:
+                context = Context(module)
+            results = run_ops((op, ir.Op("func.return", op.results, ())), dict(env), context)
             if op.name in self.nudge:
                 results = [_nudged(r) if isinstance(r, np.ndarray) else r for r in results]
             if op.name == self.wrong:
                 results = [_wrong(results[0])] + list(results[1:])
             env.update(zip(op.results, results))
-        return [env[v] for v in main.ops[-1].operands]
+        raise ValueError("no terminator")
 
     def run(self, program: str, inputs, timeout: float = 60) -> Run:
         import oracle

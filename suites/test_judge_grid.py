@@ -1,0 +1,180 @@
+"""Replay judging on a process grid (judge/verdict.py judge_grid_program, conformance/fuzz.py).
+
+A program on a grid whose outputs are off is replayed on the whole grid with every top-level
+value returned, and each op is judged process by process on the backend's own operands -- a
+collective evaluated by the oracle on every process's operands at once.  On the program below
+the per-output rule (the producing op's rule on the oracle's operands) false-alarms: a correct
+backend's exp rounds one ULP differently, the all_reduce's sum moves, and the subtraction that
+cancels it is exact.  Replayed, it passes; a wrong exp or all_reduce on one process is caught
+and named, with the process."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from contextlib import contextmanager
+
+import numpy as np
+import pytest
+
+import oracle
+from conformance.fuzz import check_grid_program
+from judge.verdict import judge_grid_program
+from oracle.grid import evaluate_parallel, process_of
+
+_RUNNER = os.path.join(os.path.dirname(__file__), "data", "faulty_runner.py")
+if "faulty_runner" not in sys.modules:
+    _spec = importlib.util.spec_from_file_location("faulty_runner", _RUNNER)
+    sys.modules["faulty_runner"] = importlib.util.module_from_spec(_spec)  # dataclasses look their module up
+    _spec.loader.exec_module(sys.modules["faulty_runner"])
+faulty_runner = sys.modules["faulty_runner"]
+
+EXP_SUM_CANCEL = """
+func.func @main(%x: tensor<4xf32>, %c: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.exponential %x : tensor<4xf32>
+  %1 = "stablehlo.all_reduce"(%0) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+  }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = stablehlo.subtract %1, %c : tensor<4xf32>
+  return %2 : tensor<4xf32>
+}"""
+GRID = (2, 1)
+X = {(0, 0): np.array([0.1, 0.7, 1.3, 2.9], np.float32), (1, 0): np.array([0.2, 0.5, 1.7, 2.3], np.float32)}
+
+
+def _inputs():
+    """c = the oracle's all_reduce of exp(x), so the subtraction cancels to 0 on the oracle."""
+    module = oracle.parse_module(EXP_SUM_CANCEL)
+    zero = {pid: [x, np.zeros(4, np.float32)] for pid, x in X.items()}
+    summed = evaluate_parallel(module, zero, num_replicas=2, num_partitions=1)
+    return {pid: [x, summed[pid][0]] for pid, x in X.items()}
+
+
+@contextmanager
+def _patched(name, change):
+    """While active, the oracle's ``name`` returns ``change(results, process id)``."""
+    info = oracle.lookup(name)
+    original = info.evaluate
+
+    def evaluate(op, args, ctx, env):
+        return change(original(op, args, ctx, env), process_of(ctx).id)
+    info.evaluate = evaluate
+    try:
+        yield
+    finally:
+        info.evaluate = original
+
+
+class GridBackend:
+    """The oracle on the grid, ``nudge``d ops one ULP up on every process, ``wrong`` op off on process (1, 0)."""
+    name, flushes_subnormals = "grid", False
+
+    def __init__(self, nudge=(), wrong=None):
+        self.nudge, self.wrong, self.runs = nudge, wrong, 0
+
+    def run_grid(self, program, inputs, num_replicas, num_partitions, timeout=60):
+        self.runs += 1
+
+        def change(op_name):
+            def apply(results, pid):
+                if op_name in self.nudge:
+                    results = [faulty_runner._nudged(r) for r in results]
+                if op_name == self.wrong and pid == (1, 0):
+                    results = [faulty_runner._wrong(results[0])] + list(results[1:])
+                return results
+            return apply
+        with _patched("stablehlo.exponential", change("stablehlo.exponential")), \
+                _patched("stablehlo.all_reduce", change("stablehlo.all_reduce")):
+            outputs = evaluate_parallel(oracle.parse_module(program), inputs, num_replicas=num_replicas,
+                                        num_partitions=num_partitions)
+        return faulty_runner.Run("ok", outputs)
+
+
+def _judged(backend, replay=True):
+    module, inputs = oracle.parse_module(EXP_SUM_CANCEL), _inputs()
+    masks, bounds = {}, {}
+    expected = evaluate_parallel(module, inputs, num_replicas=2, num_partitions=1, impl_defined=masks,
+                                 error_bounds=bounds)
+    actual = backend.run_grid(EXP_SUM_CANCEL, inputs, *GRID).outputs
+    rerun = (lambda text: backend.run_grid(text, inputs, *GRID).outputs) if replay else None
+    return judge_grid_program(module, inputs, actual, grid=GRID, expected=expected, masks=masks, bounds=bounds,
+                              rerun_grid=rerun)
+
+
+def test_a_correct_grid_backend_rounding_differently_passes_where_the_per_output_rule_false_alarms():
+    backend = GridBackend(nudge=["stablehlo.exponential"])
+    pid, per_output = _judged(backend, replay=False)
+    assert per_output.status == "mismatch" and per_output.op.name == "stablehlo.subtract"  # the false alarm
+    pid, verdict = _judged(backend)
+    assert verdict.status == "pass" and verdict.replayed, verdict.message
+    assert pid is None
+
+
+@pytest.mark.parametrize("wrong", ["stablehlo.exponential", "stablehlo.all_reduce"])
+def test_a_wrong_op_on_one_process_is_caught_and_named(wrong):
+    pid, verdict = _judged(GridBackend(nudge=["stablehlo.exponential"], wrong=wrong))
+    assert verdict.status == "mismatch" and verdict.replayed
+    assert verdict.op.name == wrong and pid == (1, 0), verdict.message
+    assert "expected" in verdict.message and "0x" in verdict.message
+
+
+def test_the_fuzz_grid_path_replays():
+    module, inputs = oracle.parse_module(EXP_SUM_CANCEL), _inputs()
+    backend = GridBackend(nudge=["stablehlo.exponential"])
+    verdict, _ = check_grid_program(backend, module, inputs)
+    assert verdict.status == "pass" and backend.runs == 2, verdict.message
+    wrong, _ = check_grid_program(GridBackend(nudge=["stablehlo.exponential"], wrong="stablehlo.all_reduce"),
+                                  module, inputs)
+    assert wrong.status == "mismatch" and wrong.op == "stablehlo.all_reduce"
+    assert "process grid 2 x 1, process (1, 0): op #1 stablehlo.all_reduce" in wrong.message, wrong.message
+
+
+def test_without_a_replay_the_per_output_verdict_stands():
+    def failing(text):
+        raise RuntimeError("cannot compile")
+    module, inputs = oracle.parse_module(EXP_SUM_CANCEL), _inputs()
+    masks, bounds = {}, {}
+    expected = evaluate_parallel(module, inputs, num_replicas=2, num_partitions=1, impl_defined=masks,
+                                 error_bounds=bounds)
+    actual = GridBackend(nudge=["stablehlo.exponential"]).run_grid(EXP_SUM_CANCEL, inputs, *GRID).outputs
+    pid, verdict = judge_grid_program(module, inputs, actual, grid=GRID, expected=expected, masks=masks,
+                                      bounds=bounds, rerun_grid=failing)
+    assert verdict.status == "mismatch" and "replay failed: RuntimeError" in verdict.message
+
+
+def test_on_xla_the_grid_replay_clears_the_per_output_false_alarms():
+    """XLA's f32 exp is not correctly rounded: on these inputs the per-output rule false-alarms
+    on the cancelling subtraction; replayed on XLA's grid, every program passes."""
+    from adapters import get_backend
+    xla = get_backend("xla")
+    ok, why = xla.available()
+    if not ok:
+        xla.close()
+        pytest.skip(f"xla not usable: {why}")
+    module = oracle.parse_module(EXP_SUM_CANCEL)
+    rng = np.random.default_rng(1)
+    false_alarms = 0
+    try:
+        for _ in range(9):  # the first of these draws false-alarmed on jax 0.10.2
+            x = {pid: rng.uniform(-3, 3, 4).astype(np.float32) for pid in ((0, 0), (1, 0))}
+            summed = evaluate_parallel(module, {pid: [v, np.zeros(4, np.float32)] for pid, v in x.items()},
+                                       num_replicas=2, num_partitions=1)
+            inputs = {pid: [v, summed[pid][0]] for pid, v in x.items()}
+            masks, bounds = {}, {}
+            expected = evaluate_parallel(module, inputs, num_replicas=2, num_partitions=1, impl_defined=masks,
+                                         error_bounds=bounds)
+            outputs = xla.run_grid(oracle.print_module(module), inputs, *GRID).outputs
+            _, per_output = judge_grid_program(module, inputs, outputs, grid=GRID, expected=expected, masks=masks,
+                                               bounds=bounds)
+            _, verdict = judge_grid_program(module, inputs, outputs, grid=GRID, expected=expected, masks=masks,
+                                            bounds=bounds,
+                                            rerun_grid=lambda text: xla.run_grid(text, inputs, *GRID).outputs)
+            false_alarms += per_output.status == "mismatch"
+            assert verdict.status == "pass", verdict.message
+            assert verdict.replayed == (per_output.status == "mismatch")
+    finally:
+        xla.close()
+    assert false_alarms >= 1
