@@ -249,3 +249,25 @@ def test_triangular_solve_with_an_overflowing_substitution_step_is_implementatio
     assert triangular_solve_no_solution(f8, SOLVE, None).all()
     f32 = [A.astype(np.float32), B.astype(np.float32)]
     assert not triangular_solve_no_solution(f32, SOLVE, None).any()
+
+
+BATCH_NORM_TRAINING_B11 = """
+func.func @main(%x: tensor<1x32xf8E4M3B11FNUZ>, %s: tensor<1xf8E4M3B11FNUZ>)
+    -> (tensor<1x32xf8E4M3B11FNUZ>, tensor<1xf8E4M3B11FNUZ>, tensor<1xf8E4M3B11FNUZ>) {
+  %0:3 = "stablehlo.batch_norm_training"(%x, %s, %s) {epsilon = 0.5 : f32, feature_index = 0 : i64}
+      : (tensor<1x32xf8E4M3B11FNUZ>, tensor<1xf8E4M3B11FNUZ>, tensor<1xf8E4M3B11FNUZ>)
+      -> (tensor<1x32xf8E4M3B11FNUZ>, tensor<1xf8E4M3B11FNUZ>, tensor<1xf8E4M3B11FNUZ>)
+  return %0#0, %0#1, %0#2 : tensor<1x32xf8E4M3B11FNUZ>, tensor<1xf8E4M3B11FNUZ>, tensor<1xf8E4M3B11FNUZ>
+}"""
+
+
+def test_a_nan_in_every_evaluation_is_not_masked_though_a_sum_overflows():
+    """32 elements per feature: the divisor constant(32, f8E4M3B11FNUZ) is NaN (largest value 30,
+    no infinity), so the mean and everything after it are NaN whatever the order; the sum of 32
+    ones (32 > 30) may overflow, yet the NaN results stay compared (XLA, computing in f32, gives
+    finite values)."""
+    module = oracle.parse_module(BATCH_NORM_TRAINING_B11)
+    f8 = ml_dtypes.float8_e4m3b11fnuz
+    outputs, _, masks = oracle_run(module, [np.ones((1, 32), f8), np.ones(1, f8)])
+    assert all(np.isnan(x.astype(np.float32)).all() for x in outputs)
+    assert not masks

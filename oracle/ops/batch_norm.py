@@ -29,7 +29,8 @@ the largest finite value at some step: the step's exact value within one roundin
 (|v| (1 + u) beyond it; a sum: the sum of its terms' magnitudes, which bounds every partial
 sum of any order).  Whether and where the evaluation overflows then depends on the reduction
 order, and which non-finite value comes out on the steps after it, so those result elements
-are implementation-defined (recorded while evaluating, entries "batch_norm_*" below).  The
+are implementation-defined (recorded while evaluating, entries "batch_norm_*" below), except
+where the exact result is NaN, which every evaluation propagates.  The
 accumulated error bound e is left out on purpose: after a cancellation it is far from
 attainable (x - mean(x) of a feature with one element is exactly 0, where e says 2e31 for
 x = 3.4e38, and squaring that would mask XLA's NaN from a one-pass variance, a deviation).
@@ -256,8 +257,10 @@ def _check(op_, args, *, features: dict[int, str], same_shape: dict[int, str]) -
 def _evaluate(op_, args, ctx) -> list[np.ndarray]:
     results = _wide_results(op_, args)
     types = [r.type for r in op_.results]
-    # the elements some evaluation may overflow at are implementation-defined (module docstring)
-    record_masks(ctx, op_, [np.array(np.broadcast_to(b.overflow, t.shape)) for b, t in zip(results, types)])
+    # the elements some evaluation may overflow at are implementation-defined (module docstring),
+    # unless NaN anyway: a NaN operand or constant (120 in f8E4M3B11FNUZ) is NaN in every evaluation
+    record_masks(ctx, op_, [np.array(np.broadcast_to(b.overflow & ~np.isnan(b.v), t.shape))
+                            for b, t in zip(results, types)])
     return [to_result_type(np.broadcast_to(b.v, t.shape), t.element_type).reshape(t.shape)
             for b, t in zip(results, types)]
 
