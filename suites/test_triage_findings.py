@@ -271,3 +271,20 @@ def test_a_nan_in_every_evaluation_is_not_masked_though_a_sum_overflows():
     outputs, _, masks = oracle_run(module, [np.ones((1, 32), f8), np.ones(1, f8)])
     assert all(np.isnan(x.astype(np.float32)).all() for x in outputs)
     assert not masks
+
+
+def test_a_campaign_counts_a_conditioned_crash_under_its_deviation_and_writes_no_finding(tmp_path, monkeypatch):
+    """The campaign's path: the crash (blamed on the last op, add, as judged) is attributed to the
+    map, whose condition holds, so it is a known deviation: counted, never shrunk or written.
+    Without the reduce_window before the map the same crash would be a new finding."""
+    from conformance.fuzz import Campaign
+
+    monkeypatch.setenv("SHLO_CONFORM_CACHE", str(tmp_path / "cache"))
+    backend = CrashesOn(_window_then_map)
+    module = oracle.parse_module(WINDOW_THEN_MAP)
+    campaign = Campaign(backend, str(tmp_path / "fz"), progress=False, ops=[oracle.lookup("stablehlo.add")])
+    crash = Verdict("crash", "SIGSEGV", "stablehlo.add", "!quant.uniform<i8:f32, 0.0078125:57>",
+                    inputs=_quantized_inputs())
+    campaign._on_failure(backend, module, crash, {})
+    assert list(campaign.stats.known_deviations) == ["xla|map|!quant.uniform<i8:f32>|crash"]
+    assert not campaign.findings
