@@ -288,3 +288,27 @@ def test_a_campaign_counts_a_conditioned_crash_under_its_deviation_and_writes_no
     campaign._on_failure(backend, module, crash, {})
     assert list(campaign.stats.known_deviations) == ["xla|map|!quant.uniform<i8:f32>|crash"]
     assert not campaign.findings
+
+
+SORT_BF16_TOTALORDER = """
+func.func @main(%k: tensor<4xbf16>, %p: tensor<4xi32>) -> tensor<4xi32> {
+  %0:2 = "stablehlo.sort"(%k, %p) ({
+  ^bb0(%a: tensor<bf16>, %b: tensor<bf16>, %c: tensor<i32>, %d: tensor<i32>):
+    %1 = "stablehlo.compare"(%a, %b) {comparison_direction = #stablehlo<comparison_direction LT>,
+        compare_type = #stablehlo<comparison_type TOTALORDER>} : (tensor<bf16>, tensor<bf16>) -> tensor<i1>
+    "stablehlo.return"(%1) : (tensor<i1>) -> ()
+  }) {dimension = 0 : i64, is_stable = true} : (tensor<4xbf16>, tensor<4xi32>) -> (tensor<4xbf16>, tensor<4xi32>)
+  return %0#1 : tensor<4xi32>
+}"""
+
+
+def test_a_totalorder_sort_orders_a_signaling_nan_below_a_quiet_one_and_the_entry_needs_a_nan():
+    """IEEE 754 totalOrder (section 5.10): for +NaN a signaling NaN (0x7f9b: quiet bit clear)
+    orders below a quiet one (0x7ff1): the payload 1 goes before 0 (XLA keeps [0, 1]).  The xla
+    entry for it needs a NaN operand."""
+    module = oracle.parse_module(SORT_BF16_TOTALORDER)
+    keys = np.array([0x7FF1, 0x7F9B, 0x3F80, 0xBF80], np.uint16).view(ml_dtypes.bfloat16)  # qNaN, sNaN, 1, -1
+    outputs, _, masks = oracle_run(module, [keys, np.arange(4, dtype=np.int32)])
+    assert outputs[0].tolist() == [3, 2, 1, 0] and not masks
+    assert known_deviation("xla", "sort", "bf16,i32", "mismatch", ("nan_operand",))
+    assert known_deviation("xla", "sort", "bf16,i32", "mismatch", ()) is None
