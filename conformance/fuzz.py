@@ -10,7 +10,8 @@ appears.
 * Verdicts are the judge's (judge/verdict.py, replay judging): a mismatch names the first op
   that deviates from the oracle on the backend's own operands.  A failure's signature is
   (backend, op, element type, status), op and element type being those of that op (a crash:
-  the last op of the shrunk program).  A signature
+  the op it starts at, ``attribute_crash``: the shortest prefix of @main that still crashes
+  ends at it, and the deviation table's conditions are evaluated on it).  A signature
   seen before (in this run or in DIR from an earlier one) is counted, not reported again.
 * Known deviations cost nothing: a failure judge/deviations/ explains is counted under it,
   never shrunk; what a backend's probe cache or an unconditional crash/rejected entry says it
@@ -47,6 +48,8 @@ import numpy as np
 import oracle
 from oracle import ir
 from oracle.errors import OracleError, Unsupported
+from oracle.evaluator import Context, run_ops
+from judge.deviation_conditions import triggered
 from judge.known_deviations import known_deviation
 from judge.verdict import Traits, judge_grid_program, judge_program, oracle_run, replay_command
 from reports.results import atomic_write_text
@@ -176,7 +179,58 @@ def check_program(backend, module: ir.Module, inputs, *, timeout: float = 60) ->
     except OracleError as e:
         return Verdict("error-oracle", str(e))
     run = backend.run(oracle.print_module(module), inputs, timeout=timeout)
-    return judge(module, inputs, oracle_values, run, backend=backend, timeout=timeout)
+    verdict = judge(module, inputs, oracle_values, run, backend=backend, timeout=timeout)
+    return attribute_crash(backend, module, inputs, verdict, timeout=timeout)
+
+
+def _prefix(module: ir.Module, inputs: list, end: int) -> tuple[ir.Module, list]:
+    """@main's ops up to op #end, returning every value they leave unused (so none is pruned)."""
+    ops = module.main.ops[:end + 1]
+    used = {v for o in ops for v in o.operands}
+    dangling = tuple(r for o in ops for r in o.results if r not in used)
+    return _pruned(module.main.arguments, list(inputs), ops, dangling)
+
+
+def _operands_of(module: ir.Module, inputs: list, index: int) -> list | None:
+    """The values op #index of @main gets (the oracle's), or None when the oracle cannot tell."""
+    main = module.main
+    try:
+        env = dict(zip(main.arguments, inputs))
+        return run_ops(main.ops[:index] + (ir.Op("func.return", main.ops[index].operands, ()),), env,
+                       Context(module))
+    except OracleError:
+        return None
+
+
+def attribute_crash(backend, module: ir.Module, inputs, verdict: Verdict, *, timeout: float = 60) -> Verdict:
+    """A crash named after the op it starts at: the end of the shortest prefix of @main that
+    still crashes (binary search over prefixes, each returning every value it leaves unused),
+    with the deviation table's conditions evaluated on that op, its operands (the oracle's
+    values) and the ops before it.  A crash needing two ops (a quantized reduce_window, then an
+    op the quant-to-math lowering refuses) is named after the later one; the conditions can
+    see the earlier one.  Other verdicts, and process grids, are returned as they are."""
+    if verdict.status != "crash" or backend is None or isinstance(inputs, dict):
+        return verdict
+    ops = [op for op in module.main.ops if op.name != "func.return"]
+    if not ops:
+        return verdict
+    low, high = 0, len(ops) - 1  # the whole program crashes: its last op is the latest candidate
+    while low < high:
+        middle = (low + high) // 2
+        program, program_inputs = _prefix(module, inputs, middle)
+        run = backend.run(oracle.print_module(program), program_inputs, timeout=timeout)
+        if run.status == "crash":
+            high = middle
+        else:
+            low = middle + 1
+    culprit = ops[low]
+    operands = _operands_of(module, inputs, low)
+    return dataclasses.replace(
+        verdict, op=culprit.name,
+        dtype=_result_element(culprit.results[0].type) if culprit.results else "",
+        triggers=triggered(culprit, operands if operands is not None else [], ops[:low]),
+        message=f"{verdict.message}\n(the crash starts at op #{low} {culprit.name}: the ops before it, compiled alone, "
+                f"do not crash)" if low < len(ops) - 1 else verdict.message)
 
 
 def check_grid_program(backend, module: ir.Module, inputs: dict, *, timeout: float = 60) -> tuple[Verdict, dict]:
@@ -233,11 +287,12 @@ def known_reason(backend: str, verdict: Verdict, module: ir.Module | None = None
             backend, op.name, ",".join(sorted(element_names([v.type for v in op.operands]))), verdict.status,
             verdict.triggers)] if d), None)
     if deviation is None and verdict.status != "mismatch" and module is not None:
+        # (an entry with a condition explains only the op the conditions were evaluated on)
         main = module.main
         types = ",".join(sorted(element_names([a.type for a in main.arguments]
                                               + [r.type for op in main.ops for r in op.results])))
-        deviation = next((d for op in main.ops for d in [known_deviation(backend, op.name, types, verdict.status,
-                                                                          verdict.triggers)] if d), None)
+        deviation = next((d for op in main.ops for d in [known_deviation(backend, op.name, types, verdict.status)]
+                          if d), None)
     return deviation.reason if deviation else ""
 
 
@@ -612,9 +667,22 @@ class Campaign:
         return module, last["verdict"], finished
 
     # --- failures
+    def _attribute_crash(self, backend, module: ir.Module, verdict: Verdict) -> Verdict:
+        """``attribute_crash``, its backend runs counted as judging (worker restarts included)."""
+        if verdict.status != "crash" or verdict.inputs is None:
+            return verdict
+        t = time.perf_counter()
+        try:
+            return attribute_crash(backend, module, verdict.inputs, verdict, timeout=self._timeout())
+        finally:
+            self._spent("judging", t)
+
     def _on_failure(self, backend, module: ir.Module, verdict: Verdict, beside: dict) -> None:
-        signature = signature_of(backend.name, verdict)
         reason = known_reason(backend.name, verdict, module)
+        if not reason and verdict.status == "crash":  # (a crash an entry without condition explains costs nothing)
+            verdict = self._attribute_crash(backend, module, verdict)
+            reason = known_reason(backend.name, verdict, module)
+        signature = signature_of(backend.name, verdict)
         if reason:  # the deviation table explains it: counted under that deviation, never shrunk
             entry = self.stats.known_deviations.setdefault(signature, [0, reason])
             entry[0] += 1
@@ -635,6 +703,8 @@ class Campaign:
                                     beside=beside)
         store.update(signature, dict(record, reproducer=drawn.reproducer, final=signature, ops=drawn.ops))
         module, shrunk, finished = self._shrink(backend, module, verdict.inputs, verdict)
+        if shrunk is not verdict:
+            shrunk = self._attribute_crash(backend, module, shrunk)
         final = signature_of(backend.name, shrunk)
         if shrunk.status not in FINDING_STATUSES:
             return  # it failed once as drawn: that reproducer stays

@@ -5,6 +5,11 @@ An entry of ``judge/deviations/*.toml`` with ``when = "NAME"`` explains a failur
 on the operands that op got; any other failure of the same op and type is new.  Each
 condition is deliberately a little wider than the deviation itself (it may hold where the
 backend happens to agree) but never fires on a case without the trigger.
+
+A few conditions also read the op's place in its program (``PROGRAM_CONDITIONS``: called
+with the ops before it in its function as a third argument), for crashes that need another
+op or a constant operand; they hold only where the caller knows that context (a crash's
+culprit, conformance/fuzz.py ``attribute_crash``).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import numpy as np
 from oracle import ir
 from oracle.numerics import is_subnormal
 
-__all__ = ["CONDITIONS", "triggered"]
+__all__ = ["CONDITIONS", "PROGRAM_CONDITIONS", "triggered"]
 
 
 def _finite(x) -> np.ndarray:
@@ -208,7 +213,57 @@ def requantize_scale_ratio_overflows(op: ir.Op, operands: Sequence) -> bool:
     return bool(np.any(ratio > float(dst.expressed_type.finfo.max)))
 
 
-CONDITIONS: dict[str, Callable[[ir.Op, Sequence], bool]] = {
+def _producer(value, preceding: Sequence[ir.Op]) -> ir.Op | None:
+    return next((o for o in reversed(preceding) if value in o.results), None)
+
+
+def _quantized(value) -> bool:
+    return bool(getattr(getattr(value.type, "element_type", None), "is_quantized", False))
+
+
+def after_quantized_reduce_window(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
+    """A reduce_window on quantized tensors comes before the op in its function."""
+    return any(o.name == "stablehlo.reduce_window" and any(_quantized(v) for v in o.operands + o.results)
+               for o in preceding)
+
+
+def complex_splat_constant_to_real(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
+    """convert of a complex constant whose elements are all equal (a splat) to a non-complex type."""
+    if op.name != "stablehlo.convert" or not operands:
+        return False
+    source, result = op.operands[0].type.element_type, op.results[0].type.element_type
+    producer = _producer(op.operands[0], preceding)
+    if not source.is_complex or result.is_complex or producer is None or producer.name != "stablehlo.constant":
+        return False
+    value = np.ascontiguousarray(operands[0]).ravel()
+    return value.size > 0 and len(np.unique(value.view(np.uint8).reshape(value.size, -1), axis=0)) == 1
+
+
+def scatter_without_index_vector(op: ir.Op, operands: Sequence) -> bool:
+    """scatter whose index vectors are empty (scatter_dims_to_operand_dims = []: every update
+    window of a batch starts at index 0, so two or more updates collide) with two or more updates."""
+    if op.name != "stablehlo.scatter":
+        return False
+    dn = op.attr("scatter_dimension_numbers", {}) or {}
+    n = (len(operands) - 1) // 2
+    windows = set(int(d) for d in dn.get("update_window_dims", ()))
+    updates = np.asarray(operands[n + 1])
+    positions = int(np.prod([s for d, s in enumerate(updates.shape) if d not in windows], dtype=np.int64))
+    return len(tuple(dn.get("scatter_dims_to_operand_dims", ()))) == 0 and positions > 1
+
+
+def minus_one_to_negative_power(op: ir.Op, operands: Sequence) -> bool:
+    """A signed integer power with base -1 and a negative exponent (the result is +-1)."""
+    if op.mnemonic not in ("power", "broadcast_power") or len(operands) < 2:
+        return False
+    base, exponent = np.asarray(operands[0]), np.asarray(operands[1])
+    if base.dtype.kind != "i" and not base.dtype.name.startswith("int"):
+        return False
+    base, exponent = np.broadcast_arrays(base.astype(np.int64), exponent.astype(np.int64))
+    return bool(np.any((base == -1) & (exponent < 0)))
+
+
+CONDITIONS: dict[str, Callable[..., bool]] = {
     "scatter_window_out_of_bounds": scatter_window_out_of_bounds,
     "gather_zero_slice": gather_zero_slice,
     "kernel_faces_padding": kernel_faces_padding,
@@ -228,17 +283,28 @@ CONDITIONS: dict[str, Callable[[ir.Op, Sequence], bool]] = {
     "empty_operand_non_positive_variance": empty_operand_non_positive_variance,
     "f4_largest_magnitude": f4_largest_magnitude,
     "requantize_scale_ratio_overflows": requantize_scale_ratio_overflows,
+    "scatter_without_index_vector": scatter_without_index_vector,
+    "minus_one_to_negative_power": minus_one_to_negative_power,
+    "after_quantized_reduce_window": after_quantized_reduce_window,
+    "complex_splat_constant_to_real": complex_splat_constant_to_real,
 }
+#: The conditions that also read the ops before the op in its function (a third argument).
+PROGRAM_CONDITIONS = frozenset({"after_quantized_reduce_window", "complex_splat_constant_to_real"})
 
 
-def triggered(op: ir.Op | None, operands: Sequence | None) -> tuple[str, ...]:
-    """The names of the conditions that hold for ``op`` on ``operands``."""
+def triggered(op: ir.Op | None, operands: Sequence | None, preceding: Sequence[ir.Op] | None = None
+              ) -> tuple[str, ...]:
+    """The names of the conditions that hold for ``op`` on ``operands``; with ``preceding``
+    (the ops before it in its function) the PROGRAM_CONDITIONS too."""
     if op is None or operands is None:
         return ()
     out = []
     for name, condition in CONDITIONS.items():
+        if name in PROGRAM_CONDITIONS and preceding is None:
+            continue
         try:
-            if condition(op, list(operands)):
+            args = (op, list(operands), list(preceding)) if name in PROGRAM_CONDITIONS else (op, list(operands))
+            if condition(*args):
                 out.append(name)
         except (IndexError, KeyError, TypeError, ValueError, AttributeError):
             continue  # not this op's shape of attributes

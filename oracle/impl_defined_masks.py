@@ -539,11 +539,14 @@ def triangular_solve_no_solution(inputs, attributes, result_type):
     """No unique finite solution to compare: a zero on the diagonal that is read (the
     system is singular), or a non-finite element in the triangle that is read (whole batch),
     a non-finite element of b (its right-hand side), or a solution that overflows the type
-    (its right-hand side).  triangular_solve is not an IEEE-754 operation, so how NaN, inf
+    or whose computation may (an intermediate of substitution or of inverting and multiplying
+    beyond the type's largest finite value: its right-hand side; in f8E4M3FN, whose largest
+    value is 448 and which has no infinity, 1.5 * 416 in a partial sum is NaN though the
+    solution, -256, is not).  triangular_solve is not an IEEE-754 operation, so how NaN, inf
     and overflow propagate through it is implementation-defined (see "Floating-point
     exceptions" above); substitution codes also skip zero multipliers (BLAS trsv), which
     changes inf * 0 = NaN."""
-    from .ops.linalg import triangular_solve_wide
+    from .ops.linalg import triangular_solve_reach, triangular_solve_wide
     a, b = np.asarray(inputs[0]), np.asarray(inputs[1])
     et = _type_of(b)
     if not (et.is_float or et.is_complex) or b.size == 0:
@@ -558,10 +561,12 @@ def triangular_solve_no_solution(inputs, attributes, result_type):
     bad_a = ~np.isfinite(read).all(axis=(-1, -2))
     if not unit:
         bad_a |= (np.einsum("...ii->...i", wide_a) == 0).any(axis=-1)
-    solution = np.abs(triangular_solve_wide(a, b, {k: _attr(attributes, k) for k in
-                                                   ("left_side", "lower", "unit_diagonal", "transpose_a")}))
+    attrs = {k: _attr(attributes, k) for k in ("left_side", "lower", "unit_diagonal", "transpose_a")}
+    solution = np.abs(triangular_solve_wide(a, b, attrs))
+    largest = float(_component_limits(_real_part(et))[0])
     with np.errstate(invalid="ignore", over="ignore"):
-        overflow = ~(solution.astype(np.float64) <= float(_component_limits(_real_part(et))[0]))
+        overflow = ~(solution.astype(np.float64) <= largest)
+        overflow |= ~(triangular_solve_reach(a, b, attrs, et) <= largest)  # an intermediate may overflow
     vector_axis = -2 if left else -1  # the axis along which one right-hand side runs
     bad_vector = (~np.isfinite(wide_b) | overflow).any(axis=vector_axis, keepdims=True)
     return np.broadcast_to(bad_a[..., None, None] | bad_vector, b.shape).copy()

@@ -20,6 +20,20 @@ about as many roundings again - plus u|v| for the oracle's own final rounding.
 
 Constants are what the spec makes them: epsilon (an f32) and size/dim are
 ``constant(..., element_type(operand))``, so they are rounded to the element type first.
+
+Overflow: every step of the decomposition is an op on tensors of the element type, so an
+intermediate beyond the type's largest finite value becomes +-inf (IEEE default result,
+"Floating-point exceptions") and the results after it inf or NaN, while the longdouble
+value stays finite.  ``Bounded.overflow`` marks the elements whose decomposition reaches
+the largest finite value at some step: the step's exact value within one rounding of it
+(|v| (1 + u) beyond it; a sum: the sum of its terms' magnitudes, which bounds every partial
+sum of any order).  Whether and where the evaluation overflows then depends on the reduction
+order, and which non-finite value comes out on the steps after it, so those result elements
+are implementation-defined (recorded while evaluating, entries "batch_norm_*" below), except
+where the exact result is NaN, which every evaluation propagates.  The
+accumulated error bound e is left out on purpose: after a cancellation it is far from
+attainable (x - mean(x) of a feature with one element is exactly 0, where e says 2e31 for
+x = 3.4e38, and squaring that would mask XLA's NaN from a one-pass variance, a deviation).
 """
 
 from __future__ import annotations
@@ -29,13 +43,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..allowances import order_dependent
+from ..allowances import ImplDefined, order_dependent
+from ..impl_defined_masks import recorded_by_oracle
 from .. import ir
 from ..errors import OracleError
 from ..numerics import round_to
-from ..registry import Signature, op, record_facts
+from ..registry import Signature, add_impl_defined, op, record_facts
 from ..quantization import dequantize_op_quantize
 from ._checks import reject_quantized, shape_error
+from .reductions import record_masks
 from .linalg import rounded_to_type, seeded_rng, to_result_type, gamma, unit_roundoff, widen
 from ..types import FLOATS, ElementType, TensorType, as_element_type
 
@@ -46,34 +62,41 @@ _FLOAT_NAMES = tuple(t.name for t in FLOATS)
 
 @dataclass(frozen=True)
 class Bounded:
-    """A value of the decomposition (longdouble) and a bound on its rounding error (f64)."""
+    """A value of the decomposition (longdouble), a bound on its rounding error (f64), and
+    where some evaluation in the element type may have overflowed on the way (bool)."""
     v: np.ndarray
     e: np.ndarray
     u: float
     tiny: float
+    limit: float = math.inf     # the element type's largest finite value
+    overflow: np.ndarray | bool = False
 
-    def _new(self, v, e) -> "Bounded":
+    def _new(self, v, e, *others: "Bounded") -> "Bounded":
         with np.errstate(all="ignore"):
-            return Bounded(v, e + self.u * _abs(v) + self.tiny, self.u, self.tiny)
+            e = e + self.u * _abs(v) + self.tiny
+            overflow = np.isfinite(_abs(v)) & (_abs(v) * (1 + self.u) > self.limit)
+            for inherited in (self.overflow, *(o.overflow for o in others)):
+                overflow = overflow | inherited
+            return Bounded(v, e, self.u, self.tiny, self.limit, overflow)
 
     def __add__(self, o):
         with np.errstate(all="ignore"):
-            return self._new(self.v + o.v, self.e + o.e)
+            return self._new(self.v + o.v, self.e + o.e, o)
 
     def __sub__(self, o):
         with np.errstate(all="ignore"):
-            return self._new(self.v - o.v, self.e + o.e)
+            return self._new(self.v - o.v, self.e + o.e, o)
 
     def __mul__(self, o):
         with np.errstate(all="ignore"):
-            return self._new(self.v * o.v, _abs(self.v) * o.e + _abs(o.v) * self.e + self.e * o.e)
+            return self._new(self.v * o.v, _abs(self.v) * o.e + _abs(o.v) * self.e + self.e * o.e, o)
 
     def __truediv__(self, o):
         with np.errstate(all="ignore"):
             v = self.v / o.v
             room = _abs(o.v) - o.e
             e = np.where(room > 0, (self.e + _abs(v) * o.e) / np.where(room > 0, room, 1), np.inf)
-            return self._new(v, e)
+            return self._new(v, e, o)
 
     def sqrt(self):
         with np.errstate(all="ignore"):
@@ -82,19 +105,25 @@ class Bounded:
             return self._new(v, _abs(v) - lower)
 
     def sum_except(self, feature_index: int) -> "Bounded":
-        """reduce(add) over every dimension but feature_index, in any order."""
+        """reduce(add) over every dimension but feature_index, in any order (every partial
+        sum of any order is within the sum of the terms' magnitudes)."""
         axes = tuple(d for d in range(self.v.ndim) if d != feature_index)
         n = math.prod(self.v.shape[d] for d in axes)
         with np.errstate(all="ignore"):
             v = np.sum(self.v, axis=axes)
-            e = np.sum(self.e, axis=axes) + gamma(max(n - 1, 0), self.u) * np.sum(_abs(self.v), axis=axes)
-            return Bounded(v, e + n * self.tiny, self.u, self.tiny)
+            magnitudes = np.sum(_abs(self.v), axis=axes)
+            e = np.sum(self.e, axis=axes) + gamma(max(n - 1, 0), self.u) * magnitudes + n * self.tiny
+            overflow = (np.any(np.broadcast_to(self.overflow, self.v.shape), axis=axes)
+                        | (np.isfinite(magnitudes) & (magnitudes * (1 + self.u) > self.limit)))
+            return Bounded(v, e, self.u, self.tiny, self.limit, overflow)
 
     def along(self, feature_index: int, rank: int) -> "Bounded":
         """broadcast_in_dim(1-D feature vector, [feature_index], type(operand))."""
         shape = [1] * rank
         shape[feature_index] = -1
-        return Bounded(self.v.reshape(shape), np.reshape(self.e, shape), self.u, self.tiny)
+        overflow = np.asarray(self.overflow)
+        return Bounded(self.v.reshape(shape), np.reshape(self.e, shape), self.u, self.tiny, self.limit,
+                       overflow.reshape(shape) if overflow.ndim else overflow)
 
 
 def _abs(v) -> np.ndarray:
@@ -104,7 +133,7 @@ def _abs(v) -> np.ndarray:
 def _exact(x, et: ElementType) -> Bounded:
     """An input or constant of the decomposition: exact, no error."""
     v = widen(x)
-    return Bounded(v, np.zeros(v.shape), unit_roundoff(et), float(et.finfo.smallest_normal))
+    return Bounded(v, np.zeros(v.shape), unit_roundoff(et), float(et.finfo.smallest_normal), float(et.finfo.max))
 
 
 def _constant(value: float, et: ElementType) -> Bounded:
@@ -225,10 +254,15 @@ def _check(op_, args, *, features: dict[int, str], same_shape: dict[int, str]) -
             raise shape_error(op_, f"shape {tuple(shape)} differs from shape(operand) {x.shape}", constraint)
 
 
-def _evaluate(op_, args) -> list[np.ndarray]:
+def _evaluate(op_, args, ctx) -> list[np.ndarray]:
     results = _wide_results(op_, args)
+    types = [r.type for r in op_.results]
+    # the elements some evaluation may overflow at are implementation-defined (module docstring),
+    # unless NaN anyway: a NaN operand or constant (120 in f8E4M3B11FNUZ) is NaN in every evaluation
+    record_masks(ctx, op_, [np.array(np.broadcast_to(b.overflow & ~np.isnan(b.v), t.shape))
+                            for b, t in zip(results, types)])
     return [to_result_type(np.broadcast_to(b.v, t.shape), t.element_type).reshape(t.shape)
-            for b, t in zip(results, (r.type for r in op_.results))]
+            for b, t in zip(results, types)]
 
 
 # ------------------------------------------------------------------------ generators
@@ -311,7 +345,7 @@ _EXTRA = {"error_bound": batch_norm_error_bound}
 @dequantize_op_quantize
 def batch_norm_inference(op_, args, ctx, env):
     _check(op_, args, features={1: "C3", 2: "C4", 3: "C5", 4: "C6"}, same_shape={5: "C7"})
-    return _evaluate(op_, args)
+    return _evaluate(op_, args, ctx)
 
 
 @op("stablehlo.batch_norm_training", quantized="bounded-in-float", family="batch_norm", element_types=_FLOAT_NAMES,
@@ -320,7 +354,7 @@ def batch_norm_inference(op_, args, ctx, env):
 @dequantize_op_quantize
 def batch_norm_training(op_, args, ctx, env):
     _check(op_, args, features={1: "C3", 2: "C4", 4: "C5", 5: "C6"}, same_shape={3: "C7"})
-    return _evaluate(op_, args)
+    return _evaluate(op_, args, ctx)
 
 
 @op("stablehlo.batch_norm_grad", quantized="bounded-in-float", family="batch_norm", element_types=_FLOAT_NAMES,
@@ -329,7 +363,20 @@ def batch_norm_training(op_, args, ctx, env):
 @dequantize_op_quantize
 def batch_norm_grad(op_, args, ctx, env):
     _check(op_, args, features={1: "C5", 2: "C4", 3: "C4", 6: "C4", 7: "C4"}, same_shape={4: "C3", 5: "C3"})
-    return _evaluate(op_, args)
+    return _evaluate(op_, args, ctx)
+
+
+# ---------------------------------------------- implementation-defined results, on the records
+# (oracle/impl_defined.py states the rules and generates IMPL_DEFINED_TABLE from the records)
+add_impl_defined(*(
+    ImplDefined(_name, "an element whose decomposition may overflow the element type at some step "
+                "(|value| + rounding bound beyond the largest finite value)",
+                "every step is an op on the element type, so an intermediate beyond its range becomes "
+                "+-inf and the results after it inf or NaN; whether and where it overflows depends on "
+                "the reduction order (the oracle's longdouble value stays finite)",
+                'reduce: "The order of reductions is implementation-defined"; Floating-point exceptions: '
+                '"overflow ... produce default results"', recorded_by_oracle)
+    for _name in ("batch_norm_inference", "batch_norm_training", "batch_norm_grad")))
 
 
 # ------------------------------------------------------------ tolerance rows, on the records

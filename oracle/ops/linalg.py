@@ -320,6 +320,30 @@ def triangular_solve_wide(a, b, attrs: dict) -> np.ndarray:
     return np.swapaxes(y, -1, -2) if transposed else y
 
 
+def triangular_solve_reach(a, b, attrs: dict, et) -> np.ndarray:
+    """Per element of x (b's shape, element type ``et``): how large an intermediate of computing it may get in the
+    algorithms the error bound admits (float64, inf where unbounded).  Substitution's partial
+    sums of b_i - sum_j m_ij y_j stay within |b_i| + (|M||y|)_i; inverting M (by substitution on
+    the identity: |M||M^-1| + 1, the inverse itself) and multiplying stays within |M^-1||b| and
+    the batch's largest inverse term.  Each is enlarged by 1 + 2 gamma_n for the rounding of the
+    values it is computed from."""
+    m, rhs, m_lower, transposed = _triangular_system(widen(a), widen(b), attrs)
+    n = m.shape[-1]
+    if n == 0 or rhs.size == 0:
+        return np.zeros(np.shape(b))
+    y = solve_triangular(m, rhs, m_lower)
+    inverse = solve_triangular(m, np.broadcast_to(np.eye(n, dtype=m.dtype), m.shape), m_lower)
+    u = unit_roundoff(et)
+    with np.errstate(all="ignore"):
+        abs_m = np.abs(np.tril(m) if m_lower else np.triu(m)).astype(np.float64)
+        abs_inv, abs_y = np.abs(inverse).astype(np.float64), np.abs(y).astype(np.float64)
+        abs_rhs = np.abs(rhs).astype(np.float64)
+        inverting = np.maximum(abs_inv, abs_m @ abs_inv + 1).max(axis=(-1, -2), keepdims=True)
+        reach = np.maximum(np.maximum(abs_rhs + abs_m @ abs_y, abs_inv @ abs_rhs), inverting)
+        reach = np.where(np.isnan(reach), np.inf, reach * (1 + 2 * gamma(n, u)))
+    return np.swapaxes(reach, -1, -2) if transposed else reach
+
+
 def triangular_solve_error_bound(op_, inputs, result_types):
     """Per-element absolute bound on |backend - oracle| for triangular_solve.
 
@@ -424,7 +448,7 @@ add_impl_defined(
                 triangular_solve_not_unit_diagonal),
     ImplDefined("triangular_solve", "a zero on the diagonal read (unit_diagonal = false) or a non-finite "
                 "element in the triangle read (whole batch); a non-finite element of b or a solution "
-                "that overflows (that right-hand side)",
+                "that overflows or whose computation may overflow at some step (that right-hand side)",
                 "no unique finite solution: division by zero, and NaN / inf / overflow propagation "
                 "through a nonstandard operation",
                 'Floating-point exceptions: "Exceptions for nonstandard operations (e.g. complex '
