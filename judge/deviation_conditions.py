@@ -7,9 +7,10 @@ condition is deliberately a little wider than the deviation itself (it may hold 
 backend happens to agree) but never fires on a case without the trigger.
 
 A few conditions also read the op's place in its program (``PROGRAM_CONDITIONS``: called
-with the ops before it in its function as a third argument), for crashes that need another
+with the ops before it in its function as a third argument), for deviations that need another
 op or a constant operand; they hold only where the caller knows that context (a crash's
-culprit, conformance/fuzz.py ``attribute_crash``).
+culprit, conformance/fuzz.py ``attribute_crash``; a mismatch's culprit in a replayed program,
+judge/verdict.py ``ProgramVerdict.triggers``).
 """
 
 from __future__ import annotations
@@ -239,6 +240,24 @@ def complex_splat_constant_to_real(op: ir.Op, operands: Sequence, preceding: Seq
     return value.size > 0 and len(np.unique(value.view(np.uint8).reshape(value.size, -1), axis=0)) == 1
 
 
+def multiply_operand(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
+    """A float add / subtract one of whose operands a multiply computes (a compiler that contracts
+    the two into one fused multiply-add rounds the product's sum once, not twice)."""
+    if op.name not in ("stablehlo.add", "stablehlo.subtract"):
+        return False
+    return any((p := _producer(v, preceding)) is not None and p.name == "stablehlo.multiply"
+               for v in op.operands)
+
+
+def broadcast_divisor(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
+    """A divide whose divisor a broadcast computes (a compiler may then multiply by the reciprocal,
+    one division per broadcast element instead of one per result element)."""
+    if op.name != "stablehlo.divide" or len(op.operands) < 2:
+        return False
+    producer = _producer(op.operands[1], preceding)
+    return producer is not None and producer.name in ("stablehlo.broadcast_in_dim", "stablehlo.broadcast")
+
+
 def scatter_without_index_vector(op: ir.Op, operands: Sequence) -> bool:
     """scatter whose index vectors are empty (scatter_dims_to_operand_dims = []: every update
     window of a batch starts at index 0, so two or more updates collide) with two or more updates."""
@@ -287,9 +306,12 @@ CONDITIONS: dict[str, Callable[..., bool]] = {
     "minus_one_to_negative_power": minus_one_to_negative_power,
     "after_quantized_reduce_window": after_quantized_reduce_window,
     "complex_splat_constant_to_real": complex_splat_constant_to_real,
+    "multiply_operand": multiply_operand,
+    "broadcast_divisor": broadcast_divisor,
 }
 #: The conditions that also read the ops before the op in its function (a third argument).
-PROGRAM_CONDITIONS = frozenset({"after_quantized_reduce_window", "complex_splat_constant_to_real"})
+PROGRAM_CONDITIONS = frozenset({"after_quantized_reduce_window", "complex_splat_constant_to_real",
+                                "multiply_operand", "broadcast_divisor"})
 
 
 def triggered(op: ir.Op | None, operands: Sequence | None, preceding: Sequence[ir.Op] | None = None

@@ -84,11 +84,15 @@ class ProgramVerdict:
     replayed: bool = False         # the backend ran the instrumented program
     notes: list = field(default_factory=list)
     operands: list | None = None   # the operands the culprit op got (for deviation conditions)
+    program: ir.Module | None = None  # the (rewritten) program whose @main holds the culprit op
 
     @property
     def triggers(self) -> tuple:
-        """The known-deviation conditions that hold for the culprit op on its operands."""
-        return triggered(self.op, self.operands)
+        """The known-deviation conditions that hold for the culprit op on its operands (and, where
+        the program is known, on the ops before it: judge/deviation_conditions PROGRAM_CONDITIONS)."""
+        ops = self.program.main.ops if self.program is not None else ()
+        at = next((k for k, o in enumerate(ops) if o is self.op), None)
+        return triggered(self.op, self.operands, None if at is None else ops[:at])
 
     @property
     def dtype(self) -> str:
@@ -401,7 +405,7 @@ def _judge_replay(replay: _Replay, actual, traits, expected, whole) -> tuple[Pro
         statuses.add(verdict.status)
         if verdict.status == "mismatch":
             found = ProgramVerdict("mismatch", _attributed(op, path, verdict.comparison.message), op, path[0],
-                                   verdict.comparison, expected, replayed=True, operands=operands)
+                                   verdict.comparison, expected, replayed=True, operands=operands, program=module)
             if not expandable(op):
                 return first or found, inside
             inside.append((path, op, operands))
@@ -421,7 +425,8 @@ def _judge_replay(replay: _Replay, actual, traits, expected, whole) -> tuple[Pro
         if verdict.status == "mismatch":
             found = ProgramVerdict("mismatch", _attributed(op, paths[op], f"output #{i} differs from the replay's: "
                                                                         f"{verdict.comparison.message}"),
-                                   op, paths[op][0], verdict.comparison, expected, replayed=True, operands=operands)
+                                   op, paths[op][0], verdict.comparison, expected, replayed=True, operands=operands,
+                                   program=module)
             return found, [(paths[op], op, operands)] if expandable(op) else []
     status = "implementation-defined" if "implementation-defined" in statuses else "pass"
     return ProgramVerdict(status, expected=expected, replayed=True), []
@@ -478,7 +483,8 @@ def _judge_outputs_directly(module, env, actual, outputs_values, producers, trai
         if verdict.status == "mismatch":
             message = verdict.comparison.message if len(given) == len(outputs_values) == len(op.results) \
                 else _attributed(op, k, verdict.comparison.message)
-            return ProgramVerdict("mismatch", message, op, k, verdict.comparison, expected, operands=operands)
+            return ProgramVerdict("mismatch", message, op, k, verdict.comparison, expected, operands=operands,
+                                  program=module)
     status = "implementation-defined" if "implementation-defined" in statuses else "pass"
     return ProgramVerdict(status, comparison=comparisons[0] if len(comparisons) == 1 else None, expected=expected)
 

@@ -6,6 +6,8 @@ backends crash on a pattern of the program text, so no real compiler is needed."
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import ml_dtypes
 import numpy as np
 import pytest
@@ -16,7 +18,7 @@ from adapters.oracle_backend import OracleBackend
 from conformance.fuzz import Verdict, attribute_crash, check_program, known_reason, signature_of
 from judge.deviation_conditions import triggered
 from judge.known_deviations import known_deviation
-from judge.verdict import oracle_run
+from judge.verdict import judge_program, oracle_run
 from oracle.impl_defined_masks import triangular_solve_no_solution
 
 Q = "!quant.uniform<i8:f32, 0.0078125:57>"
@@ -312,3 +314,57 @@ def test_a_totalorder_sort_orders_a_signaling_nan_below_a_quiet_one_and_the_entr
     assert outputs[0].tolist() == [3, 2, 1, 0] and not masks
     assert known_deviation("xla", "sort", "bf16,i32", "mismatch", ("nan_operand",))
     assert known_deviation("xla", "sort", "bf16,i32", "mismatch", ()) is None
+
+
+PRODUCTS_SUBTRACTED = """
+func.func @main(%a: tensor<256xf64>, %b: tensor<256xf64>, %c: tensor<256xf64>, %d: tensor<256xf64>) -> tensor<256xf64> {
+  %0 = stablehlo.multiply %a, %b : tensor<256xf64>
+  %1 = stablehlo.multiply %c, %d : tensor<256xf64>
+  %2 = stablehlo.subtract %0, %1 : tensor<256xf64>
+  return %2 : tensor<256xf64>
+}"""
+
+
+class ContractingOracle(OracleBackend):
+    """The oracle, except that a*b - c*d is rounded once as XLA CPU's fused multiply-add does:
+    the exact a*b minus round(c*d), rounded (Fractions are exact; float() of one rounds to nearest)."""
+
+    def run(self, program, inputs, timeout=60):
+        result = super().run(program, inputs, timeout)
+        if "stablehlo.subtract %0, %1" in program:
+            a, b, c, d = inputs
+            cd = c * d
+            fused = [float(Fraction(x) * Fraction(y) - Fraction(z)) for x, y, z in zip(a, b, cd)]
+            result.outputs = [np.array(fused)] + list(result.outputs[1:])
+        return result
+
+
+def test_a_contracted_multiply_add_is_the_listed_xla_deviation_and_nothing_else():
+    module = oracle.parse_module(PRODUCTS_SUBTRACTED)
+    rng = np.random.default_rng(0)
+    inputs = [rng.standard_normal(256) for _ in range(4)]
+    backend = ContractingOracle()
+    run = backend.run(PRODUCTS_SUBTRACTED, inputs)
+    pv = judge_program(module, inputs, run.outputs, rerun=lambda text: backend.run(text, inputs).outputs)
+    assert pv.status == "mismatch" and pv.op.name == "stablehlo.subtract"
+    assert "multiply_operand" in pv.triggers  # the subtract's operands come from multiplies
+    assert known_deviation("xla", pv.op.name, pv.dtype, "mismatch", pv.triggers) is not None
+    assert known_deviation("xla-fast", pv.op.name, pv.dtype, "mismatch", pv.triggers) is None  # rounds each op
+    # a subtract of two arguments is not explained, however wrong
+    lone = oracle.parse_module(PRODUCTS_SUBTRACTED).main.ops[2]
+    assert "multiply_operand" not in triggered(lone, inputs[:2], [])
+
+
+def test_a_divide_by_a_broadcast_divisor_is_the_condition_of_the_reciprocal_rewrite():
+    module = oracle.parse_module("""
+func.func @main(%a: tensor<8x4xf32>, %b: tensor<4xf32>) -> tensor<8x4xf32> {
+  %0 = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<4xf32>) -> tensor<8x4xf32>
+  %1 = stablehlo.divide %a, %0 : tensor<8x4xf32>
+  %2 = stablehlo.divide %0, %a : tensor<8x4xf32>
+  return %1 : tensor<8x4xf32>
+}""")
+    broadcast, by_broadcast, of_broadcast = module.main.ops[:3]
+    operands = [np.ones((8, 4), np.float32)] * 2
+    assert "broadcast_divisor" in triggered(by_broadcast, operands, [broadcast])
+    assert "broadcast_divisor" not in triggered(of_broadcast, operands, [broadcast, by_broadcast])
+    assert "broadcast_divisor" not in triggered(by_broadcast, operands)  # no program context: not evaluated
