@@ -737,6 +737,15 @@ class WorkerBackend:
         self._run_isolating(indices[:half], programs, input_sets, timeout, results)
         self._run_isolating(indices[half:], programs, input_sets, timeout, results)
 
+    def restart(self) -> None:
+        """Every worker starts afresh (a new process) on its next call: a campaign re-runs a new
+        finding there, so that a result depending on what the worker ran before (XLA reading
+        memory out of bounds while compiling) is not taken for one its reproducer replays."""
+        for client in self._clients:
+            with client._lock:
+                client.kill()
+                client._compile_crashes.clear()  # (remembered per program text: it is run again)
+
     def close(self) -> None:
         for client in self._clients:
             client.close()

@@ -93,8 +93,9 @@ class Finding:
 #: Where a campaign's time goes (summary.json "time_split"): drawing programs, the oracle
 #: (inputs and expected values), the backend's compile and execute (compile estimated as the
 #: first input set's time beyond the others'), judging (replays on the backend included),
-#: shrinking new findings, and backend calls during which a worker crashed and restarted.
-TIME_PARTS = ("generation", "oracle", "compile", "execute", "judging", "shrinking", "restarts")
+#: shrinking new findings, backend calls during which a worker crashed and restarted, and
+#: confirming a new finding on a fresh worker (``Campaign._confirmed``).
+TIME_PARTS = ("generation", "oracle", "compile", "execute", "judging", "shrinking", "restarts", "confirming")
 
 
 @dataclass
@@ -112,6 +113,7 @@ class Stats:
     unshrunk: int = 0           # new findings written unshrunk: the shrinking share was spent
     generator_errors: list = field(default_factory=list)  # rounds a generator bug ended (DIR/generator-errors.txt)
     seen_before: dict = field(default_factory=dict)  # signature -> its record in the findings store (earlier runs)
+    flaky: dict = field(default_factory=dict)  # signature -> {count, message, reproducer}: gone on a fresh worker
 
     @property
     def backend_seconds(self) -> float:
@@ -694,8 +696,13 @@ class Campaign:
         record = {"signature": signature, "status": verdict.status, "reproducer": "", "final": "", "ops": 0,
                   "shrunk": False, "message": verdict.message[:500]}
         stored = self.stored[backend.name].get(signature)
-        if stored is not None or not store.claim(signature, record):  # an earlier run or another shard has it
-            self._seen_before(signature, stored or record)
+        if stored is not None:  # an earlier run has it
+            self._seen_before(signature, stored)
+            return
+        if not self._confirmed(backend, module, verdict, signature):
+            return  # counted as flaky: its reproducer would not replay
+        if not store.claim(signature, record):  # another shard has it
+            self._seen_before(signature, record)
             return
         self.aliases.add(signature)
         # written as drawn first (a kill while shrinking loses nothing), then shrunk over it
@@ -708,6 +715,8 @@ class Campaign:
         final = signature_of(backend.name, shrunk)
         if shrunk.status not in FINDING_STATUSES:
             return  # it failed once as drawn: that reproducer stays
+        if shrunk is not verdict and not self._confirmed(backend, module, shrunk, final):
+            return  # the shrunk program's failure is gone on a fresh worker: the drawn reproducer stays
         if final != signature:  # the blame moved: the finding goes under the shrunk program's signature
             shutil.rmtree(os.path.dirname(os.path.dirname(drawn.reproducer)), ignore_errors=True)
             del self.findings[signature]
@@ -732,6 +741,45 @@ class Campaign:
                                    ops=finding.ops, shrunk=finished, status=shrunk.status))
         self._show(force=True, note=f"new finding {final} ({finding.ops} ops"
                                     f"{'' if finished else ', shrinking share spent'}) -> {finding.reproducer}")
+
+    def _confirmed(self, backend, module: ir.Module, verdict: Verdict, signature: str) -> bool:
+        """Does the failure recur, under the same signature, when the program runs again as its
+        command.txt replays it (``check_program``) on a fresh backend (``restart()``: a new worker
+        process)?  A backend's answer can depend on what its process ran before: XLA's compiler
+        reads memory out of bounds on a sort with a negative dimension and sometimes drops the
+        sort; a program that corrupts the heap makes a later one fail.  Such a failure is counted
+        as flaky in summary.json (with a reproducer under DIR/flaky/), never written as a finding
+        that does not replay."""
+        if verdict.inputs is None:
+            return True
+        t = time.perf_counter()
+        try:
+            restart = getattr(backend, "restart", None)
+            if restart is not None:
+                restart()
+            again = check_program(backend, module, verdict.inputs, timeout=self._timeout())
+        finally:
+            self._spent("confirming", t)
+        if again.status in FINDING_STATUSES and signature_of(backend.name, again) == signature:
+            return True
+        entry = self.stats.flaky.get(signature)
+        if entry is None:
+            entry = self.stats.flaky[signature] = {"count": 0, "message": verdict.message[:500],
+                                                   "reproducer": self._write_flaky(backend, signature, module, verdict),
+                                                   "again": again.status}
+        entry["count"] += 1
+        self._show(force=True, note=f"flaky {signature}: gone on a fresh worker ({again.status}), not a finding")
+        return False
+
+    def _write_flaky(self, backend, signature: str, module: ir.Module, verdict: Verdict) -> str:
+        """A reproducer of a flaky failure (what the campaign saw), under DIR/flaky/<hash>/."""
+        from reports.reproducer import write_reproducer
+        if isinstance(verdict.inputs, dict):
+            return ""
+        folder = hashlib.sha256(signature.encode()).hexdigest()[:16]
+        return write_reproducer(os.path.join(self.out_dir, "flaky", folder), case_id=folder, backend=backend.name,
+                                status=verdict.status, program=oracle.print_module(module), inputs=verdict.inputs,
+                                expected=verdict.expected, actual=verdict.actual, message=verdict.message)
 
     def _seen_before(self, signature: str, record: dict) -> None:
         """A failure the findings store has (shrunk by an earlier run or another shard): counted,
@@ -873,6 +921,7 @@ class Campaign:
                 "generator_errors": s.generator_errors,
                 "seen_before": {k: {"final": r.get("final", ""), "reproducer": r.get("reproducer", "")}
                                 for k, r in sorted(s.seen_before.items())},
+                "flaky": dict(sorted(s.flaky.items())),
                 "stores": {name: str(store) for name, store in self.stores.items()},
                 "shard": list(self.shard), "seed": self.seed,
                 "rounds": self.rounds, "resumed_at_round": self.first_round,

@@ -122,6 +122,54 @@ def test_known_deviations_cost_nothing(tmp_path):
     assert backend.f6_runs == 0 and summary["programs"] == 30 and summary["findings"] == []
 
 
+class RemembersAbs(OracleBackend):
+    """The oracle, with a real fault (multiply's first element is off) and a history-dependent
+    one: once it has run a program with an abs, every negate comes back wrong until
+    ``restart()`` -- as XLA's compiler, reading memory out of bounds on a sort with a negative
+    dimension, answers by what the worker ran before, which a fresh process (the reproducer's
+    replay) does not repeat."""
+    name = "remembers-abs"
+
+    def __init__(self):
+        super().__init__()
+        self.bad_state = False
+        self.restarts = 0
+
+    def restart(self):
+        self.bad_state = False
+        self.restarts += 1
+
+    def run_many(self, program, input_sets, timeout=60):
+        runs = super().run_many(program, input_sets, timeout)
+        wrong = "stablehlo.multiply" in program or (self.bad_state and "stablehlo.negate" in program)
+        self.bad_state = self.bad_state or "stablehlo.abs" in program
+        return [RunResult(r.status, [x + np.ones_like(x) for x in r.outputs], r.message) if wrong and r.ok else r
+                for r in runs]
+
+
+def test_a_failure_gone_on_a_fresh_worker_is_flaky_not_a_finding(tmp_path):
+    from conformance.fuzz import check_program, signature_of
+    from reports.reproducer import read_reproducer
+
+    backend = RemembersAbs()
+    ops = [oracle.lookup(f"stablehlo.{n}") for n in ("abs", "negate", "multiply", "add")]
+    summary = Campaign(backend, str(tmp_path / "fz"), seed=2, progress=False, ops=ops, max_ops=3, input_sets=1,
+                       dtypes=["f32"]).run(max_programs=30)
+    # a program with a negate, wrong only after an abs ran, is flaky: counted, with what the campaign saw
+    assert summary["flaky"] and backend.restarts >= len(summary["flaky"])
+    for flaky in summary["flaky"].values():
+        assert flaky["count"] >= 1 and flaky["again"] == "pass"
+        program = open(os.path.join(flaky["reproducer"], "program.mlir")).read()
+        assert "stablehlo.negate" in program and "stablehlo.multiply" not in program
+    # the real fault is a finding, and every finding replays on a fresh backend (a new process)
+    assert summary["findings"] and summary["time_split"]["confirming"] > 0
+    for finding in summary["findings"]:
+        data = read_reproducer(finding["reproducer"])
+        assert "stablehlo.multiply" in open(os.path.join(finding["reproducer"], "program.mlir")).read()
+        again = check_program(RemembersAbs(), data["module"], data["inputs"])
+        assert signature_of("remembers-abs", again) == finding["signature"], (finding, again)
+
+
 def test_what_the_probe_cache_says_is_refused_is_not_drawn(tmp_path):
     from conformance.probe import support_path
     backend = OracleBackend()
