@@ -282,6 +282,11 @@ def minus_one_to_negative_power(op: ir.Op, operands: Sequence) -> bool:
     return bool(np.any((base == -1) & (exponent < 0)))
 
 
+def negative_sort_dimension(op: ir.Op, operands: Sequence) -> bool:
+    """A sort along a negative dimension (sort (C4) allows -rank(inputs[0]) <= dimension < 0)."""
+    return op.name == "stablehlo.sort" and int(op.attr("dimension", -1)) < 0
+
+
 CONDITIONS: dict[str, Callable[..., bool]] = {
     "scatter_window_out_of_bounds": scatter_window_out_of_bounds,
     "gather_zero_slice": gather_zero_slice,
@@ -304,6 +309,7 @@ CONDITIONS: dict[str, Callable[..., bool]] = {
     "requantize_scale_ratio_overflows": requantize_scale_ratio_overflows,
     "scatter_without_index_vector": scatter_without_index_vector,
     "minus_one_to_negative_power": minus_one_to_negative_power,
+    "negative_sort_dimension": negative_sort_dimension,
     "after_quantized_reduce_window": after_quantized_reduce_window,
     "complex_splat_constant_to_real": complex_splat_constant_to_real,
     "multiply_operand": multiply_operand,
