@@ -454,7 +454,7 @@ def cmd_eval(args) -> int:
 def cmd_repro(args) -> int:
     """Replay a reproducer folder through the judge every path uses (judge/verdict.py): one-op
     cases, multi-output and multi-op programs (replay judging), quantized and grid programs."""
-    from conformance.fuzz import check_program
+    from conformance.fuzz import FINDING_STATUSES, check_program, signature_of
     from reports.reproducer import read_reproducer
     from reports.results import CaseResult
 
@@ -470,8 +470,10 @@ def cmd_repro(args) -> int:
     finally:
         backend.close()
     status = "error" if verdict.status == "error-oracle" else verdict.status
-    where = f" ({verdict.op}, {verdict.dtype})" if status == "mismatch" and verdict.op else ""
+    where = f" ({verdict.op}, {verdict.dtype})" if status in FINDING_STATUSES and verdict.op else ""
     print(f"{backend.name}: {status}{where}" + (f"\n{verdict.message}" if verdict.message else ""))
+    if status in FINDING_STATUSES:  # what a fuzz finding's signature is (conformance/replay_findings.py)
+        print(f"signature: {signature_of(backend.name, verdict)}")
     result = CaseResult(id=data["case"].get("id", os.path.basename(args.dir)), ops=[verdict.op] if verdict.op else [],
                         dtypes=[verdict.dtype] if verdict.dtype else [], status=status)
     print(_still_fails([result]))
