@@ -58,13 +58,19 @@ def test_minutes_is_the_budget_shrinking_included(tmp_path):
 
 
 def test_every_finding_replays_through_its_command(tmp_path):
+    """Crashes among the mismatches (the runner aborts on every abs): each finding, the crash's
+    too, replays under its own signature."""
     out = str(tmp_path / "fz")
-    assert cli(["fuzz", "--backend", NEGATE_WRONG, "--programs", "8", "--seed", "3", "--out", out, *AIM]) == 1
+    backend = NEGATE_WRONG.replace("--wrong", "--crash stablehlo.abs --wrong")
+    assert cli(["fuzz", "--backend", backend, "--programs", "8", "--seed", "3", "--out", out, *AIM]) == 1
     findings = _summary(out)["findings"]
-    assert findings
+    assert {f["status"] for f in findings} == {"crash", "mismatch"}, findings
     for finding in findings:
         module = oracle.parse_module(open(os.path.join(finding["reproducer"], "program.mlir")).read())
-        assert [op.name for op in module.main.ops[:-1]] == ["stablehlo.negate"]  # shrunk to the culprit
+        culprit = "stablehlo.negate" if finding["status"] == "mismatch" else "stablehlo.abs"
+        ops = [op.name for op in module.main.ops[:-1]]
+        # shrunk to the culprit, when the shrinking share (each try a runner process) lasted
+        assert ops == [culprit] if finding["shrunk"] else culprit in ops, (finding, ops)
         with open(os.path.join(finding["reproducer"], "command.txt")) as f:
             words = shlex.split(f.read())
         assert words[0] == "shlo-conform"
@@ -73,6 +79,7 @@ def test_every_finding_replays_through_its_command(tmp_path):
         _, op, dtype, status = finding["signature"].rsplit("|", 3)
         assert replay.returncode == 1, replay.stdout + replay.stderr
         assert f": {status} (stablehlo.{op}, {dtype})" in replay.stdout, replay.stdout
+        assert f"signature: {finding['signature']}" in replay.stdout.splitlines()
 
 
 def test_a_second_night_never_shrinks_a_finding_again(tmp_path):

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """A test backend: the oracle op by op, with legitimate rounding differences and/or one wrong op.
 
-    python suites/data/faulty_runner.py [--nudge OP,...] [--wrong OP] PROGRAM INPUTS OUTPUTS
+    python suites/data/faulty_runner.py [--nudge OP,...] [--wrong OP] [--crash OP] PROGRAM INPUTS OUTPUTS
 
 ``--nudge``: float results of these ops move one ULP up (within their allowance: what another
 correct implementation may return); ``--wrong``: the first element of the first result of
-every ``OP`` is off (a real fault).  Ops inside if/case/while are perturbed too.
+every ``OP`` is off (a real fault); ``--crash``: a program with this op aborts the runner
+(SIGABRT, as XLA aborts on some programs).  Ops inside if/case/while are perturbed too.
 ``FaultyOracle`` is the same backend in process.  Follows the ``cmd:`` protocol (examples/oracle_runner.py).
 """
 
@@ -116,17 +117,21 @@ def main(argv: list[str]) -> int:
     import oracle
     from oracle.arrays import load_arrays, save_arrays
 
-    nudge, wrong = [], None
+    nudge, wrong, crash = [], None, None
     while argv and argv[0].startswith("--"):
         flag, value, argv = argv[0], argv[1], argv[2:]
         if flag == "--nudge":
             nudge = value.split(",")
         elif flag == "--wrong":
             wrong = value
+        elif flag == "--crash":
+            crash = value
     program_path, inputs_path, outputs_path = argv
     inputs = load_arrays(inputs_path) if os.path.exists(inputs_path) else []
     with open(program_path) as f:
         module = oracle.parse_module(f.read(), filename=program_path)
+    if crash is not None and any(op.name == crash for op in module.main.ops):
+        os.abort()
     save_arrays(outputs_path, FaultyOracle(nudge, wrong).evaluate(module, inputs))
     return 0
 
