@@ -59,6 +59,10 @@ from .probe import load_support
 
 #: Statuses a campaign reports as findings.
 FINDING_STATUSES = ("mismatch", "crash", "timeout", "error")
+#: Fresh-worker re-runs a new failure must fail again in, the same way, to be written as a finding
+#: (``Campaign._confirmed``): one more than one, because some backend bugs come and go from one
+#: process to the next.
+CONFIRM_RUNS = 2
 #: How often a campaign rewrites summary.json while it runs (a killed campaign loses at most this much).
 SUMMARY_REFRESH_SECONDS = 10.0
 
@@ -743,32 +747,38 @@ class Campaign:
                                     f"{'' if finished else ', shrinking share spent'}) -> {finding.reproducer}")
 
     def _confirmed(self, backend, module: ir.Module, verdict: Verdict, signature: str) -> bool:
-        """Does the failure recur, under the same signature, when the program runs again as its
-        command.txt replays it (``check_program``) on a fresh backend (``restart()``: a new worker
-        process)?  A backend's answer can depend on what its process ran before: XLA's compiler
-        reads memory out of bounds on a sort with a negative dimension and sometimes drops the
-        sort; a program that corrupts the heap makes a later one fail.  Such a failure is counted
-        as flaky in summary.json (with a reproducer under DIR/flaky/), never written as a finding
-        that does not replay."""
+        """Does the failure recur, under the same signature, each of CONFIRM_RUNS times the
+        program runs again as its command.txt replays it (``check_program``) on a fresh backend
+        (``restart()``: a new worker process)?  A backend's answer can depend on what its process
+        ran before, or vary from one process to the next: XLA's compiler reads memory out of
+        bounds on a sort with a negative dimension and sometimes drops the sort (an i1 one: in 4
+        of 12 fresh processes); a program that corrupts the heap makes a later one fail.  Such a
+        failure is counted as flaky in summary.json (with a reproducer under DIR/flaky/ and the
+        re-runs' statuses), never written as a finding that does not replay."""
         if verdict.inputs is None:
             return True
+        again = []
         t = time.perf_counter()
         try:
             restart = getattr(backend, "restart", None)
-            if restart is not None:
-                restart()
-            again = check_program(backend, module, verdict.inputs, timeout=self._timeout())
+            for _ in range(CONFIRM_RUNS if restart is not None else 1):
+                if restart is not None:
+                    restart()
+                run = check_program(backend, module, verdict.inputs, timeout=self._timeout())
+                again.append(run.status if run.status not in FINDING_STATUSES else signature_of(backend.name, run))
+                if again[-1] != signature:
+                    break
         finally:
             self._spent("confirming", t)
-        if again.status in FINDING_STATUSES and signature_of(backend.name, again) == signature:
+        if again[-1] == signature:
             return True
         entry = self.stats.flaky.get(signature)
         if entry is None:
             entry = self.stats.flaky[signature] = {"count": 0, "message": verdict.message[:500],
                                                    "reproducer": self._write_flaky(backend, signature, module, verdict),
-                                                   "again": again.status}
+                                                   "again": again}
         entry["count"] += 1
-        self._show(force=True, note=f"flaky {signature}: gone on a fresh worker ({again.status}), not a finding")
+        self._show(force=True, note=f"flaky {signature}: on a fresh worker {' then '.join(again)}, not a finding")
         return False
 
     def _write_flaky(self, backend, signature: str, module: ir.Module, verdict: Verdict) -> str:

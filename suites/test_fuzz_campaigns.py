@@ -165,7 +165,7 @@ def test_a_failure_gone_on_a_fresh_worker_is_flaky_not_a_finding(tmp_path):
     # a program with a negate, wrong only after an abs ran, is flaky: counted, with what the campaign saw
     assert summary["flaky"] and backend.restarts >= len(summary["flaky"])
     for flaky in summary["flaky"].values():
-        assert flaky["count"] >= 1 and flaky["again"] == "pass"
+        assert flaky["count"] >= 1 and flaky["again"] == ["pass"]
         program = open(os.path.join(flaky["reproducer"], "program.mlir")).read()
         assert "stablehlo.negate" in program and "stablehlo.multiply" not in program
     # the real fault is a finding, and every finding replays on a fresh backend (a new process)
@@ -175,6 +175,27 @@ def test_a_failure_gone_on_a_fresh_worker_is_flaky_not_a_finding(tmp_path):
         assert "stablehlo.multiply" in open(os.path.join(finding["reproducer"], "program.mlir")).read()
         again = check_program(RemembersAbs(), data["module"], data["inputs"])
         assert signature_of("remembers-abs", again) == finding["signature"], (finding, again)
+
+
+class NegateWrongInTwoProcessesOfThree(RemembersAbs):
+    """negate is wrong in two worker processes of three (an XLA sort along a negative dimension
+    fails in about one fresh process of three), whatever ran before."""
+    name = "two-of-three"
+
+    def run_many(self, program, input_sets, timeout=60):
+        runs = OracleBackend.run_many(self, program, input_sets, timeout)
+        wrong = "stablehlo.negate" in program and self.restarts % 3 != 2
+        return [RunResult(r.status, [x + np.ones_like(x) for x in r.outputs], r.message) if wrong and r.ok else r
+                for r in runs]
+
+
+def test_a_failure_that_comes_and_goes_between_processes_is_flaky(tmp_path):
+    ops = [oracle.lookup(f"stablehlo.{n}") for n in ("negate", "add")]
+    summary = Campaign(NegateWrongInTwoProcessesOfThree(), str(tmp_path / "fz"), seed=2, progress=False, ops=ops,
+                       max_ops=2, input_sets=1, dtypes=["f32"]).run(max_programs=10)
+    assert summary["findings"] == [] and summary["flaky"]
+    for signature, flaky in summary["flaky"].items():  # failed once more on a fresh worker, then passed
+        assert flaky["again"] == [signature, "pass"], flaky
 
 
 def test_what_the_probe_cache_says_is_refused_is_not_drawn(tmp_path):
