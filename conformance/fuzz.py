@@ -52,6 +52,7 @@ from oracle.evaluator import Context, run_ops
 from judge.deviation_conditions import triggered
 from judge.known_deviations import known_deviation
 from judge.verdict import Traits, judge_grid_program, judge_program, oracle_run, replay_command
+from reports.reproducer import write_reproducer
 from reports.results import atomic_write_text
 
 from .findings_store import open_store
@@ -117,7 +118,7 @@ class Stats:
     unshrunk: int = 0           # new findings written unshrunk: the shrinking share was spent
     generator_errors: list = field(default_factory=list)  # rounds a generator bug ended (DIR/generator-errors.txt)
     seen_before: dict = field(default_factory=dict)  # signature -> its record in the findings store (earlier runs)
-    flaky: dict = field(default_factory=dict)  # signature -> {count, message, reproducer}: gone on a fresh worker
+    flaky: dict = field(default_factory=dict)  # signature -> {count, message, reproducer, again}: not confirmed
 
     @property
     def backend_seconds(self) -> float:
@@ -513,7 +514,6 @@ class Campaign:
         return found
 
     def _write_finding(self, backend, signature: str, module: ir.Module, verdict: Verdict, **extra) -> Finding:
-        from reports.reproducer import write_reproducer
         folder = hashlib.sha256(signature.encode()).hexdigest()[:16]
         root = os.path.join(self._findings_dir(), folder)
         program = oracle.print_module(module)
@@ -783,7 +783,6 @@ class Campaign:
 
     def _write_flaky(self, backend, signature: str, module: ir.Module, verdict: Verdict) -> str:
         """A reproducer of a flaky failure (what the campaign saw), under DIR/flaky/<hash>/."""
-        from reports.reproducer import write_reproducer
         if isinstance(verdict.inputs, dict):
             return ""
         folder = hashlib.sha256(signature.encode()).hexdigest()[:16]
