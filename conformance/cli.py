@@ -615,8 +615,9 @@ def cmd_fuzz(args) -> int:
         print(f"  {'NEW ' if f['new'] else ''}{f['signature']}: {f['reproducer']}" + (f" [{beside}]" if beside else ""))
     for pair, n in summary["disagreements"].items():
         print(f"  backends disagree ({pair}): {n} programs")
-    for signature, flaky in summary["flaky"].items():  # (not findings: gone on a fresh worker)
-        print(f"  flaky {signature} x{flaky['count']} (passed on a fresh worker, not a finding): {flaky['reproducer']}")
+    for signature, flaky in summary["flaky"].items():  # (not findings: not confirmed on a fresh worker)
+        print(f"  flaky {signature} x{flaky['count']} (on a fresh worker: {' then '.join(flaky['again'])}; "
+              f"not a finding): {flaky['reproducer']}")
     print(f"summary: {os.path.join(args.out, 'summary.json')}")
     return EXIT_FINDINGS if summary["findings"] else EXIT_OK
 
