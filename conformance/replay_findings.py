@@ -23,8 +23,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def findings_of(folder: str) -> list[tuple[str, str]]:
     """(signature, reproducer folder) of every finding written in a campaign folder."""
-    if not os.path.isdir(os.path.join(folder, "findings")):
-        raise ValueError(f"{folder}: not a fuzz campaign folder (no findings/ in it)")
+    if not any(os.path.exists(os.path.join(folder, name)) for name in ("findings", "summary.json")):
+        raise ValueError(f"{folder}: not a fuzz campaign folder (no findings/ or summary.json in it)")
     found = []
     for path in sorted(glob.glob(os.path.join(folder, "findings", "*", "finding.json"))):
         with open(path) as f:
