@@ -51,6 +51,21 @@ def scatter_window_out_of_bounds(op: ir.Op, operands: Sequence) -> bool:
     return False
 
 
+def scatter_empty_index_vector(op: ir.Op, operands: Sequence) -> bool:
+    """scatter_indices' index_vector_dim has size 0 (every window starts at the origin) and there
+    is more than one update window (XLA then applies only the last one)."""
+    if op.name != "stablehlo.scatter":
+        return False
+    n = (len(operands) - 1) // 2
+    indices = np.asarray(operands[n])
+    dn = op.attr("scatter_dimension_numbers", {}) or {}
+    ivd = int(dn.get("index_vector_dim", indices.ndim))
+    if ivd >= indices.ndim or indices.shape[ivd] != 0:
+        return False
+    windows = int(np.prod([size for d, size in enumerate(indices.shape) if d != ivd]))
+    return windows > 1
+
+
 def gather_zero_slice(op: ir.Op, operands: Sequence) -> bool:
     """A slice size of 0 (at an operand batching dimension)."""
     if op.name not in ("stablehlo.gather", "stablehlo.dynamic_gather"):
@@ -176,6 +191,32 @@ def requantize_scale_ratio_overflows(op: ir.Op, operands: Sequence) -> bool:
     return bool(np.any(ratio > float(dst.expressed_type.finfo.max)))
 
 
+# The cuts (C99 Annex G, G.6.1-G.6.2, which the oracle declares on a branch cut): which component
+# of z crosses the cut (0 = real, 1 = imaginary) and where the other one lies on it.
+_BRANCH_CUTS = {
+    "acos": (1, lambda x: np.abs(x) > 1), "asin": (1, lambda x: np.abs(x) > 1),
+    "atanh": (1, lambda x: np.abs(x) > 1), "acosh": (1, lambda x: x < 1),
+    "asinh": (0, lambda x: np.abs(x) > 1), "atan": (0, lambda x: np.abs(x) > 1),
+    "sqrt": (1, lambda x: x < 0),  # G.6.4.2 csqrt(conj(z)) = conj(csqrt(z)): the negative real axis
+}
+
+
+def complex_branch_cut_zero(op: ir.Op, operands: Sequence) -> bool:
+    """A complex operand element of sqrt or an inverse trigonometric / hyperbolic op on its branch
+    cut, whose component across the cut is a zero or subnormal (its sign picks the side)."""
+    cut = _BRANCH_CUTS.get(op.mnemonic)
+    if cut is None:
+        return False
+    across, on_cut = cut
+    for x in operands:
+        if isinstance(x, np.ndarray) and x.dtype.kind == "c":
+            parts = (x.real, x.imag)
+            zero = (parts[across] == 0) | is_subnormal(parts[across])
+            if np.any(zero & on_cut(parts[1 - across])):
+                return True
+    return False
+
+
 CONDITIONS: dict[str, Callable[[ir.Op, Sequence], bool]] = {
     "scatter_window_out_of_bounds": scatter_window_out_of_bounds,
     "gather_zero_slice": gather_zero_slice,
@@ -192,6 +233,8 @@ CONDITIONS: dict[str, Callable[[ir.Op, Sequence], bool]] = {
     "empty_operand_non_positive_variance": empty_operand_non_positive_variance,
     "f4_largest_magnitude": f4_largest_magnitude,
     "requantize_scale_ratio_overflows": requantize_scale_ratio_overflows,
+    "complex_branch_cut_zero": complex_branch_cut_zero,
+    "scatter_empty_index_vector": scatter_empty_index_vector,
 }
 
 

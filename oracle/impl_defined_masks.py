@@ -340,6 +340,11 @@ def trig_region(zs, et):  # sin/cos(x+iy) involve cosh(y), sinh(y)
     return np.abs(z.imag) > np.log(_component_limits(et)[0]) - 1
 
 
+def hyperbolic_region(zs, et):  # sinh/cosh(x+iy) = sinh/cosh(x) cos(y) + i cosh/sinh(x) sin(y)
+    (z,) = zs  # sinh(z) = -i sin(iz): sine's region with Re and Im swapped
+    return np.abs(z.real) > np.log(_component_limits(et)[0]) - 1
+
+
 def tan_region(zs, et):  # tan(x+iy) = (sin 2x + i sinh 2y) / (cos 2x + cosh 2y)
     (z,) = zs
     return np.abs(z.imag) > np.log(_component_limits(et)[0]) / 2 - 1

@@ -1,0 +1,108 @@
+"""Findings of the 10-minute fuzz campaigns (issue 16), each decided by hand: the oracle's values
+(computed here by hand, not by the oracle), the deviation entry's condition that covers exactly
+the failing inputs, and the oracle masks a false alarm came from."""
+
+from __future__ import annotations
+
+import cmath
+import math
+
+import numpy as np
+
+import oracle
+from judge.deviation_conditions import triggered
+from judge.known_deviations import known_deviation
+from oracle.impl_defined import impl_defined_mask
+from oracle.types import tensor
+
+
+def _unary(op: str, type_: str) -> str:
+    return f"""
+func.func @main(%x: tensor<2x{type_}>) -> tensor<2x{type_}> {{
+  %0 = "{op}"(%x) : (tensor<2x{type_}>) -> tensor<2x{type_}>
+  return %0 : tensor<2x{type_}>
+}}"""
+
+
+SCATTER_EMPTY_INDEX = """
+func.func @main(%a: tensor<4x3xf32>, %i: tensor<2x4x0xi64>, %u: tensor<2x1x4xf32>) -> tensor<4x3xf32> {
+  %0 = "stablehlo.scatter"(%a, %i, %u) ({
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %s = stablehlo.add %x, %y : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0],
+      index_vector_dim = 2>} : (tensor<4x3xf32>, tensor<2x4x0xi64>, tensor<2x1x4xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}"""
+
+
+def test_scatter_with_an_empty_index_vector_combines_every_window():
+    """scatter (C19): dim(scatter_indices, index_vector_dim) = 0 = size(scatter_dims_to_operand_dims):
+    all eight windows start at the origin, so [0, 0] = 0 + (1 + 50 + 2 + 3 + 4 + 5 + 6 + 7) = 78
+    (compiled XLA gives 7, the last window only)."""
+    module = oracle.parse_module(SCATTER_EMPTY_INDEX)
+    operand = np.arange(12, dtype=np.float32).reshape(4, 3)
+    indices = np.zeros((2, 4, 0), np.int64)
+    updates = np.array([[[1, 50, 2, 3]], [[4, 5, 6, 7]]], np.float32)
+    (result,) = oracle.evaluate(module, [operand, indices, updates])
+    expected = operand.copy()
+    expected[0, 0] = 78
+    assert np.array_equal(result, expected)
+    scatter = module.main.ops[0]
+    assert "scatter_empty_index_vector" in triggered(scatter, [operand, indices, updates])
+    # one window only (nothing to lose), or a real index vector: the condition does not hold
+    assert "scatter_empty_index_vector" not in triggered(scatter, [operand, np.zeros((1, 1, 0), np.int64),
+                                                                   updates[:1, :, :1]])
+    assert known_deviation("xla", "stablehlo.scatter", "f32,i64,f32", "mismatch", ("scatter_empty_index_vector",))
+    assert not known_deviation("xla", "stablehlo.scatter", "f32,i64,f32", "mismatch", ())
+    assert not known_deviation("xla-folded", "stablehlo.scatter", "f32,i64,f32", "mismatch",
+                               ("scatter_empty_index_vector",))  # the constant folder gets it right
+
+
+def test_branch_cut_sides_follow_the_sign_of_zero():
+    """C99 Annex G on the cuts: csqrt(conj(z)) = conj(csqrt(z)) (G.6.4.2), cacos likewise (G.6.1.1),
+    casinh odd (G.6.2.2); XLA takes the +0 side for -0."""
+    r = math.sqrt(4.8)
+    cases = [("stablehlo.sqrt", complex(-4.8, -0.0), complex(0, -r)),
+             ("stablehlo.sqrt", complex(-4.8, 0.0), complex(0, r)),
+             ("chlo.acos", complex(2.5, -0.0), complex(0, math.acosh(2.5))),
+             ("chlo.acos", complex(2.5, 0.0), complex(0, -math.acosh(2.5))),
+             ("chlo.asinh", complex(-0.0, -2.5), complex(-math.acosh(2.5), -math.pi / 2)),
+             ("chlo.acosh", complex(0.5, -0.0), complex(0, -math.acos(0.5)))]
+    for op, z, want in cases:
+        module = oracle.parse_module(_unary(op, "complex<f64>"))
+        x = np.array([z, 1 + 1j])
+        got = oracle.evaluate(module, [x])[0][0]
+        assert cmath.isclose(got, want, rel_tol=1e-14), (op, z, got, want)
+        assert "complex_branch_cut_zero" in triggered(module.main.ops[0], [x]), (op, z)
+        # off the cut (or a nonzero component across it) the condition does not hold
+        assert "complex_branch_cut_zero" not in triggered(module.main.ops[0], [np.array([z + 1e-3j * (1 + 1j), 1 + 1j])])
+    assert known_deviation("xla", "stablehlo.sqrt", "complex<f64>", "mismatch", ("complex_branch_cut_zero",))
+    assert not known_deviation("xla", "stablehlo.sqrt", "complex<f64>", "mismatch", ())
+    assert known_deviation("xla-fast", "chlo.asinh", "complex<f32>", "mismatch", ("complex_branch_cut_zero",))
+
+
+def test_complex_sinh_cosh_near_overflow_is_implementation_defined():
+    """sinh(x + iy) = sinh x cos y + i cosh x sin y: sinh/cosh(x) overflow for |x| > ln(max) = 709.78
+    (f64), so |Re z| > ln(max) - 1 is masked as complex sine's |Im z| (spec 'Floating-point
+    exceptions': exceptions of nonstandard operations are implementation-defined)."""
+    z = np.array([complex(709.7827128933839, -3.9e-80), complex(-709.5, 1.0), complex(708.0, 1.0), 1 + 2j])
+    for op in ("chlo.sinh", "chlo.cosh"):
+        mask = impl_defined_mask(op, [z], {}, tensor((4,), "complex<f64>"))
+        assert mask.tolist() == [True, True, False, False]
+    assert impl_defined_mask("chlo.sinh", [np.array([709.5, 1.0])], {}, tensor((2,), "f64")) is None
+    z32 = np.array([complex(88.5, 0), complex(87.0, 0)], np.complex64)  # ln(max f32) = 88.72
+    assert impl_defined_mask("chlo.cosh", [z32], {}, tensor((2,), "complex<f32>")).tolist() == [True, False]
+
+
+def test_atan2_through_its_broadcasting_form():
+    subnormal = np.array([3.857e-39, 1.0], np.float32)
+    module = oracle.parse_module("""
+func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = "chlo.broadcast_atan2"(%x, %x) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}""")
+    assert np.allclose(oracle.evaluate(module, [subnormal])[0], [math.pi / 4, math.pi / 4])
+    assert "subnormal_operand" in triggered(module.main.ops[0], [subnormal, subnormal])
+    assert known_deviation("xla", "chlo.broadcast_atan2", "bf16", "mismatch", ("subnormal_operand",))
+    assert not known_deviation("xla", "chlo.broadcast_atan2", "bf16", "mismatch", ())
