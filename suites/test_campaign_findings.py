@@ -68,7 +68,8 @@ def test_branch_cut_sides_follow_the_sign_of_zero():
              ("chlo.acos", complex(2.5, -0.0), complex(0, math.acosh(2.5))),
              ("chlo.acos", complex(2.5, 0.0), complex(0, -math.acosh(2.5))),
              ("chlo.asinh", complex(-0.0, -2.5), complex(-math.acosh(2.5), -math.pi / 2)),
-             ("chlo.acosh", complex(0.5, -0.0), complex(0, -math.acos(0.5)))]
+             ("chlo.acosh", complex(0.5, -0.0), complex(0, -math.acos(0.5))),
+             ("chlo.atan", complex(-0.0, 2.5), complex(-math.pi / 2, math.atanh(1 / 2.5)))]
     for op, z, want in cases:
         module = oracle.parse_module(_unary(op, "complex<f64>"))
         x = np.array([z, 1 + 1j])
@@ -106,3 +107,13 @@ func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
     assert "subnormal_operand" in triggered(module.main.ops[0], [subnormal, subnormal])
     assert known_deviation("xla", "chlo.broadcast_atan2", "bf16", "mismatch", ("subnormal_operand",))
     assert not known_deviation("xla", "chlo.broadcast_atan2", "bf16", "mismatch", ())
+
+
+def test_complex_atan_about_its_branch_points_is_implementation_defined():
+    """atan(z) = (i/2)(log(1 - iz) - log(1 + iz)) with |1 + iz| = |z - i|: about z = +-i the textbook
+    |.|**2 underflows (XLA: atan(-1.26e-289 + 1i) = -pi/4 + inf i, exact -pi/4 + 332.96i), as
+    log_plus_one's entry about -1."""
+    z = np.array([complex(-1.2564031981903436e-289, 1), complex(0, -1), complex(1e-100, -1), 1 + 2j,
+                  complex(-0.0, 2.5)])
+    mask = impl_defined_mask("chlo.atan", [z], {}, tensor((5,), "complex<f64>"))
+    assert mask.tolist() == [True, True, False, False, False]  # 1e-100**2 = 1e-200 is still normal
