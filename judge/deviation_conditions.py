@@ -217,6 +217,12 @@ def complex_branch_cut_zero(op: ir.Op, operands: Sequence) -> bool:
     return False
 
 
+def complex_nan_imaginary_part(op: ir.Op, operands: Sequence) -> bool:
+    """Some complex operand element has a NaN imaginary part."""
+    return any(bool(np.any(np.isnan(x.imag))) for x in operands
+               if isinstance(x, np.ndarray) and x.dtype.kind == "c")
+
+
 CONDITIONS: dict[str, Callable[[ir.Op, Sequence], bool]] = {
     "scatter_window_out_of_bounds": scatter_window_out_of_bounds,
     "gather_zero_slice": gather_zero_slice,
@@ -235,6 +241,7 @@ CONDITIONS: dict[str, Callable[[ir.Op, Sequence], bool]] = {
     "requantize_scale_ratio_overflows": requantize_scale_ratio_overflows,
     "complex_branch_cut_zero": complex_branch_cut_zero,
     "scatter_empty_index_vector": scatter_empty_index_vector,
+    "complex_nan_imaginary_part": complex_nan_imaginary_part,
 }
 
 

@@ -117,3 +117,23 @@ def test_complex_atan_about_its_branch_points_is_implementation_defined():
                   complex(-0.0, 2.5)])
     mask = impl_defined_mask("chlo.atan", [z], {}, tensor((5,), "complex<f64>"))
     assert mask.tolist() == [True, True, False, False, False]  # 1e-100**2 = 1e-200 is still normal
+
+
+def test_complex_compare_with_a_nan_imaginary_part():
+    """compare: lexicographic (real, imag) with compare_type FLOAT: equal real parts, then IEEE
+    compareQuietLessEqual of the imaginary parts, false for a NaN (compiled XLA: true)."""
+    nan = float("nan")
+    a = np.array([complex(1, nan), complex(1, nan), complex(1, 2), complex(1, 2), complex(0, nan)], np.complex64)
+    b = np.array([complex(1, nan), complex(1, 3), complex(1, nan), complex(1, 3), complex(1, nan)], np.complex64)
+    module = oracle.parse_module("""
+func.func @main(%a: tensor<5xcomplex<f32>>, %b: tensor<5xcomplex<f32>>) -> tensor<5xi1> {
+  %0 = "stablehlo.compare"(%a, %b) {compare_type = #stablehlo<comparison_type FLOAT>,
+      comparison_direction = #stablehlo<comparison_direction LE>} : (tensor<5xcomplex<f32>>, tensor<5xcomplex<f32>>) -> tensor<5xi1>
+  return %0 : tensor<5xi1>
+}""")
+    assert oracle.evaluate(module, [a, b])[0].tolist() == [False, False, False, True, True]  # 0 < 1 decides the last
+    compare = module.main.ops[0]
+    assert "complex_nan_imaginary_part" in triggered(compare, [a, b])
+    assert "complex_nan_imaginary_part" not in triggered(compare, [a.real.astype(np.complex64)] * 2)
+    assert known_deviation("xla", "stablehlo.compare", "complex<f32>", "mismatch", ("complex_nan_imaginary_part",))
+    assert not known_deviation("xla", "stablehlo.compare", "complex<f32>", "mismatch", ())
