@@ -41,7 +41,7 @@ def scatter_window_out_of_bounds(op: ir.Op, operands: Sequence) -> bool:
     n = (len(operands) - 1) // 2
     operand, indices, updates = np.asarray(operands[0]), np.asarray(operands[n]), np.asarray(operands[n + 1])
     dn = op.attr("scatter_dimension_numbers", {}) or {}
-    ivd = int(dn.get("index_vector_dim", indices.ndim))
+    ivd = int(dn.get("index_vector_dim", 0))  # the parser drops a 0 (the default)
     starts = np.moveaxis(indices, ivd, -1) if ivd < indices.ndim else indices[..., None]
     widest = max(updates.shape, default=1)  # a window is at most this long along any dim
     for k, d in enumerate(dn.get("scatter_dims_to_operand_dims", ())):
@@ -59,7 +59,7 @@ def scatter_empty_index_vector(op: ir.Op, operands: Sequence) -> bool:
     n = (len(operands) - 1) // 2
     indices = np.asarray(operands[n])
     dn = op.attr("scatter_dimension_numbers", {}) or {}
-    ivd = int(dn.get("index_vector_dim", indices.ndim))
+    ivd = int(dn.get("index_vector_dim", 0))  # the parser drops a 0 (the default)
     if ivd >= indices.ndim or indices.shape[ivd] != 0:
         return False
     windows = int(np.prod([size for d, size in enumerate(indices.shape) if d != ivd]))

@@ -137,3 +137,15 @@ func.func @main(%a: tensor<5xcomplex<f32>>, %b: tensor<5xcomplex<f32>>) -> tenso
     assert "complex_nan_imaginary_part" not in triggered(compare, [a.real.astype(np.complex64)] * 2)
     assert known_deviation("xla", "stablehlo.compare", "complex<f32>", "mismatch", ("complex_nan_imaginary_part",))
     assert not known_deviation("xla", "stablehlo.compare", "complex<f32>", "mismatch", ())
+
+
+def test_scatter_empty_index_vector_at_dimension_zero():
+    """The campaign's own finding: index_vector_dim = 0 (which the parser leaves out of the
+    attribute, being the default) on tensor<0x2x4xi64> indices."""
+    text = SCATTER_EMPTY_INDEX.replace("2x4x0xi64", "0x2x4xi64").replace("index_vector_dim = 2", "index_vector_dim = 0")
+    module = oracle.parse_module(text)
+    operand = np.zeros((4, 3), np.float32)
+    updates = np.array([[[1, 50, 2, 3]], [[4, 5, 6, 7]]], np.float32)
+    indices = np.zeros((0, 2, 4), np.int64)
+    assert oracle.evaluate(module, [operand, indices, updates])[0][0, 0] == 78
+    assert "scatter_empty_index_vector" in triggered(module.main.ops[0], [operand, indices, updates])
