@@ -149,3 +149,25 @@ def test_scatter_empty_index_vector_at_dimension_zero():
     indices = np.zeros((0, 2, 4), np.int64)
     assert oracle.evaluate(module, [operand, indices, updates])[0][0, 0] == 78
     assert "scatter_empty_index_vector" in triggered(module.main.ops[0], [operand, indices, updates])
+
+
+def test_complex_dot_with_an_infinite_term_is_implementation_defined():
+    """(3.69 + 1.30i)(inf - 1.99i) is inf + inf i by the four-product formula but NaN + NaN i by the
+    three-product one (k1 - k3 = inf - inf), which XLA's complex dot gives: complex multiplication
+    is nonstandard (spec 'Floating-point exceptions'), so such elements are not compared; the
+    finite element keeps its bound."""
+    from oracle.ops.dot_general import dot_general_error_bound
+    module = oracle.parse_module("""
+func.func @main(%a: tensor<2x2xcomplex<f32>>, %b: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {
+  %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1],
+      rhs_contracting_dimensions = [0]>} : (tensor<2x2xcomplex<f32>>, tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>>
+  return %0 : tensor<2xcomplex<f32>>
+}""")
+    a = np.array([[3.69 + 1.30j, 1 + 0j], [2 + 1j, 0j]], np.complex64)
+    b = np.array([complex(np.inf, -1.99), 1 + 1j], np.complex64)
+    (bound,) = dot_general_error_bound(module.main.ops[0], [a, b], [module.main.ops[0].results[0].type])
+    assert np.isnan(bound[0].real) and np.isnan(bound[0].imag)
+    assert np.isnan(bound[1].real)  # (2 + i)(inf - 1.99i): an infinite term too
+    finite = np.array([complex(4, -1.99), 1 + 1j], np.complex64)
+    (bound,) = dot_general_error_bound(module.main.ops[0], [a, finite], [module.main.ops[0].results[0].type])
+    assert np.all(np.isfinite(bound.real)) and np.all(np.isfinite(bound.imag))
