@@ -223,6 +223,24 @@ def complex_nan_imaginary_part(op: ir.Op, operands: Sequence) -> bool:
                if isinstance(x, np.ndarray) and x.dtype.kind == "c")
 
 
+def operand_magnitude_near_0_4(op: ir.Op, operands: Sequence) -> bool:
+    """Some float operand element has 0.38 <= |x| <= 0.42 (where XLA's f64 atanh loses up to
+    125 ULP: measured 0.3876 <= |x| <= 0.4138)."""
+    return any(bool(np.any((np.abs(x.astype(np.float64)) >= 0.38) & (np.abs(x.astype(np.float64)) <= 0.42)))
+               for x in _floats(operands))
+
+
+def tiny_normal_operand(op: ir.Op, operands: Sequence) -> bool:
+    """Some float operand element is a normal number below 4 x the type's smallest normal (an
+    intermediate like x * c with c < 1 is subnormal, flushed in flush-to-zero mode)."""
+    for x in _floats(operands):
+        smallest = float(ml_dtypes.finfo(x.dtype).smallest_normal)
+        magnitude = np.abs(x.astype(np.float64))
+        if np.any((magnitude >= smallest) & (magnitude < 4 * smallest)):
+            return True
+    return False
+
+
 CONDITIONS: dict[str, Callable[[ir.Op, Sequence], bool]] = {
     "scatter_window_out_of_bounds": scatter_window_out_of_bounds,
     "gather_zero_slice": gather_zero_slice,
@@ -242,6 +260,8 @@ CONDITIONS: dict[str, Callable[[ir.Op, Sequence], bool]] = {
     "complex_branch_cut_zero": complex_branch_cut_zero,
     "scatter_empty_index_vector": scatter_empty_index_vector,
     "complex_nan_imaginary_part": complex_nan_imaginary_part,
+    "operand_magnitude_near_0_4": operand_magnitude_near_0_4,
+    "tiny_normal_operand": tiny_normal_operand,
 }
 
 

@@ -171,3 +171,24 @@ func.func @main(%a: tensor<2x2xcomplex<f32>>, %b: tensor<2xcomplex<f32>>) -> ten
     finite = np.array([complex(4, -1.99), 1 + 1j], np.complex64)
     (bound,) = dot_general_error_bound(module.main.ops[0], [a, finite], [module.main.ops[0].results[0].type])
     assert np.all(np.isfinite(bound.real)) and np.all(np.isfinite(bound.imag))
+
+
+def test_conditions_of_the_real_valued_findings():
+    unary = oracle.parse_module(_unary("chlo.atanh", "f64")).main.ops[0]
+    assert "operand_magnitude_near_0_4" in triggered(unary, [np.array([-0.4119000971726421, 0.9])])
+    assert "operand_magnitude_near_0_4" not in triggered(unary, [np.array([0.3, 0.9])])
+    erf = oracle.parse_module(_unary("chlo.erf", "f32")).main.ops[0]
+    assert "tiny_normal_operand" in triggered(erf, [np.array([1.5447257e-38, 1.0], np.float32)])
+    assert "tiny_normal_operand" not in triggered(erf, [np.array([1e-40, 1e-37], np.float32)])  # subnormal, or 8x
+    assert math.isclose(float(oracle.evaluate(oracle.parse_module(_unary("chlo.erf", "f32")),
+                                              [np.array([1.5447257e-38, 0], np.float32)])[0][0]),
+                        1.5447257e-38 * 2 / math.sqrt(math.pi), rel_tol=1e-6)  # erf(x) ~ 2x/sqrt(pi)
+    nxt = oracle.parse_module("""
+func.func @main(%x: tensor<1xf32>, %y: tensor<1xf32>) -> tensor<1xf32> {
+  %0 = "chlo.next_after"(%x, %y) : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+  return %0 : tensor<1xf32>
+}""")
+    x = np.array([-6.117475e-39], np.float32)
+    y = np.array([1e-45], np.float32)
+    assert oracle.evaluate(nxt, [x, y])[0].view(np.uint32)[0] == 0x80429D07  # 0x80429d08 one step toward 0
+    assert "subnormal_operand" in triggered(nxt.main.ops[0], [x, y])
