@@ -151,6 +151,18 @@ def epsilon_rounds_to_zero(op: ir.Op, operands: Sequence) -> bool:
     return float(np.asarray(epsilon, dtype=np.asarray(operands[0]).dtype).astype(np.float64)) == 0.0
 
 
+def elements_per_feature_overflows(op: ir.Op, operands: Sequence) -> bool:
+    """batch_norm_grad: size(operand) / dim(operand, feature_index) is not finite in the
+    element type (the spec's constant(..., element_type(grad_output)): 20 in f8E3M4 is inf)."""
+    if op.name != "stablehlo.batch_norm_grad":
+        return False
+    operand = np.asarray(operands[0])
+    fi = int(op.attr("feature_index"))
+    count = operand.size // operand.shape[fi] if operand.shape[fi] else 0
+    with np.errstate(over="ignore"):
+        return not np.isfinite(np.asarray(count, dtype=np.float64).astype(operand.dtype).astype(np.float64))
+
+
 def subnormal_quantization_scale(op: ir.Op, operands: Sequence) -> bool:
     """An operand or result of the op has a quantized type whose scale is subnormal in its
     expressed type."""
@@ -262,6 +274,7 @@ CONDITIONS: dict[str, Callable[[ir.Op, Sequence], bool]] = {
     "complex_nan_imaginary_part": complex_nan_imaginary_part,
     "operand_magnitude_near_0_4": operand_magnitude_near_0_4,
     "tiny_normal_operand": tiny_normal_operand,
+    "elements_per_feature_overflows": elements_per_feature_overflows,
 }
 
 

@@ -192,3 +192,21 @@ func.func @main(%x: tensor<1xf32>, %y: tensor<1xf32>) -> tensor<1xf32> {
     y = np.array([1e-45], np.float32)
     assert oracle.evaluate(nxt, [x, y])[0].view(np.uint32)[0] == 0x80429D07  # 0x80429d08 one step toward 0
     assert "subnormal_operand" in triggered(nxt.main.ops[0], [x, y])
+
+
+def test_elements_per_feature_that_the_f8_type_cannot_hold():
+    """batch_norm_grad: constant(size / dim(feature), element_type) = 20 is inf in f8E3M4 (max 15.5),
+    so the spec's decomposition gives NaN everywhere in grad_operand."""
+    import ml_dtypes
+    text = """
+func.func @main(%x: tensor<4x5x6xf8E3M4>, %s: tensor<6xf8E3M4>) -> tensor<4x5x6xf8E3M4> {
+  %0:3 = "stablehlo.batch_norm_grad"(%x, %s, %s, %s, %x) {epsilon = 0.5 : f32, feature_index = 2 : i64} : (tensor<4x5x6xf8E3M4>, tensor<6xf8E3M4>, tensor<6xf8E3M4>, tensor<6xf8E3M4>, tensor<4x5x6xf8E3M4>) -> (tensor<4x5x6xf8E3M4>, tensor<6xf8E3M4>, tensor<6xf8E3M4>)
+  return %0#0 : tensor<4x5x6xf8E3M4>
+}"""
+    module = oracle.parse_module(text)
+    x = np.linspace(-1, 1, 120).reshape(4, 5, 6).astype(ml_dtypes.float8_e3m4)
+    s = np.array([0.5, 1, 2, 0.25, 1, 3], ml_dtypes.float8_e3m4)
+    assert np.isnan(oracle.evaluate(module, [x, s])[0].astype(np.float64)).all()
+    assert "elements_per_feature_overflows" in triggered(module.main.ops[0], [x, s, s, s, x])
+    small = x[:3, :5]  # 15 elements per feature: finite in f8E3M4
+    assert "elements_per_feature_overflows" not in triggered(module.main.ops[0], [small, s, s, s, small])
