@@ -242,13 +242,23 @@ def operand_magnitude_near_0_4(op: ir.Op, operands: Sequence) -> bool:
                for x in _floats(operands))
 
 
-def tiny_normal_operand(op: ir.Op, operands: Sequence) -> bool:
-    """Some float operand element is a normal number below 4 x the type's smallest normal (an
-    intermediate like x * c with c < 1 is subnormal, flushed in flush-to-zero mode)."""
+def tiny_operand(op: ir.Op, operands: Sequence) -> bool:
+    """Some float operand element is nonzero and below 64 x the type's smallest normal (an
+    intermediate like x * c with a small c is subnormal, flushed in flush-to-zero mode)."""
     for x in _floats(operands):
         smallest = float(ml_dtypes.finfo(x.dtype).smallest_normal)
         magnitude = np.abs(x.astype(np.float64))
-        if np.any((magnitude >= smallest) & (magnitude < 4 * smallest)):
+        if np.any((magnitude > 0) & (magnitude < 64 * smallest)):
+            return True
+    return False
+
+
+def smallest_normal_binade_operand(op: ir.Op, operands: Sequence) -> bool:
+    """Some float operand element lies in [smallest normal, 2 x smallest normal) of its type."""
+    for x in _floats(operands):
+        smallest = float(ml_dtypes.finfo(x.dtype).smallest_normal)
+        magnitude = np.abs(x.astype(np.float64))
+        if np.any((magnitude >= smallest) & (magnitude < 2 * smallest)):
             return True
     return False
 
@@ -273,7 +283,8 @@ CONDITIONS: dict[str, Callable[[ir.Op, Sequence], bool]] = {
     "scatter_empty_index_vector": scatter_empty_index_vector,
     "complex_nan_imaginary_part": complex_nan_imaginary_part,
     "operand_magnitude_near_0_4": operand_magnitude_near_0_4,
-    "tiny_normal_operand": tiny_normal_operand,
+    "tiny_operand": tiny_operand,
+    "smallest_normal_binade_operand": smallest_normal_binade_operand,
     "elements_per_feature_overflows": elements_per_feature_overflows,
 }
 

@@ -178,8 +178,13 @@ def test_conditions_of_the_real_valued_findings():
     assert "operand_magnitude_near_0_4" in triggered(unary, [np.array([-0.4119000971726421, 0.9])])
     assert "operand_magnitude_near_0_4" not in triggered(unary, [np.array([0.3, 0.9])])
     erf = oracle.parse_module(_unary("chlo.erf", "f32")).main.ops[0]
-    assert "tiny_normal_operand" in triggered(erf, [np.array([1.5447257e-38, 1.0], np.float32)])
-    assert "tiny_normal_operand" not in triggered(erf, [np.array([1e-40, 1e-37], np.float32)])  # subnormal, or 8x
+    assert "tiny_operand" in triggered(erf, [np.array([1.5447257e-38, 1.0], np.float32)])
+    assert "tiny_operand" not in triggered(erf, [np.array([8e-37, 0.0], np.float32)])  # 68 x the smallest normal
+    import ml_dtypes
+    fnuz = np.array([3.0517578125e-05, 1.0], ml_dtypes.float8_e5m2fnuz)  # 2^-15: the type's smallest normal
+    assert "smallest_normal_binade_operand" in triggered(erf, [fnuz])
+    assert "smallest_normal_binade_operand" not in triggered(erf, [np.array([6.103515625e-05, 7.62939453125e-06],
+                                                                            ml_dtypes.float8_e5m2fnuz)])
     assert math.isclose(float(oracle.evaluate(oracle.parse_module(_unary("chlo.erf", "f32")),
                                               [np.array([1.5447257e-38, 0], np.float32)])[0][0]),
                         1.5447257e-38 * 2 / math.sqrt(math.pi), rel_tol=1e-6)  # erf(x) ~ 2x/sqrt(pi)
