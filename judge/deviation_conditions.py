@@ -203,37 +203,6 @@ def requantize_scale_ratio_overflows(op: ir.Op, operands: Sequence) -> bool:
     return bool(np.any(ratio > float(dst.expressed_type.finfo.max)))
 
 
-# The cuts (C99 Annex G, G.6.1-G.6.2, which the oracle declares on a branch cut): which component
-# of z crosses the cut (0 = real, 1 = imaginary) and where the other one lies on it.
-_BRANCH_CUTS = {
-    "acos": (1, lambda x: np.abs(x) > 1), "asin": (1, lambda x: np.abs(x) > 1),
-    "atanh": (1, lambda x: np.abs(x) > 1), "acosh": (1, lambda x: x < 1),
-    "asinh": (0, lambda x: np.abs(x) > 1), "atan": (0, lambda x: np.abs(x) > 1),
-    "sqrt": (1, lambda x: x < 0),  # G.6.4.2 csqrt(conj(z)) = conj(csqrt(z)): the negative real axis
-}
-
-
-def complex_branch_cut_zero(op: ir.Op, operands: Sequence) -> bool:
-    """A complex operand element of sqrt or an inverse trigonometric / hyperbolic op on its branch
-    cut, whose component across the cut is a zero or subnormal (its sign picks the side)."""
-    cut = _BRANCH_CUTS.get(op.mnemonic)
-    if cut is None:
-        return False
-    across, on_cut = cut
-    for x in operands:
-        if isinstance(x, np.ndarray) and x.dtype.kind == "c":
-            parts = (x.real, x.imag)
-            zero = (parts[across] == 0) | is_subnormal(parts[across])
-            if np.any(zero & on_cut(parts[1 - across])):
-                return True
-    return False
-
-
-def complex_nan_imaginary_part(op: ir.Op, operands: Sequence) -> bool:
-    """Some complex operand element has a NaN imaginary part."""
-    return any(bool(np.any(np.isnan(x.imag))) for x in operands
-               if isinstance(x, np.ndarray) and x.dtype.kind == "c")
-
 
 def operand_magnitude_near_0_4(op: ir.Op, operands: Sequence) -> bool:
     """Some float operand element has 0.38 <= |x| <= 0.42 (where XLA's f64 atanh loses up to
@@ -279,9 +248,7 @@ CONDITIONS: dict[str, Callable[[ir.Op, Sequence], bool]] = {
     "empty_operand_non_positive_variance": empty_operand_non_positive_variance,
     "f4_largest_magnitude": f4_largest_magnitude,
     "requantize_scale_ratio_overflows": requantize_scale_ratio_overflows,
-    "complex_branch_cut_zero": complex_branch_cut_zero,
     "scatter_empty_index_vector": scatter_empty_index_vector,
-    "complex_nan_imaginary_part": complex_nan_imaginary_part,
     "operand_magnitude_near_0_4": operand_magnitude_near_0_4,
     "tiny_operand": tiny_operand,
     "smallest_normal_binade_operand": smallest_normal_binade_operand,

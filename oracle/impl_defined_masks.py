@@ -340,17 +340,6 @@ def trig_region(zs, et):  # sin/cos(x+iy) involve cosh(y), sinh(y)
     return np.abs(z.imag) > np.log(_component_limits(et)[0]) - 1
 
 
-def atan_region(zs, et):  # atan(z) = (i/2) (log(1 - iz) - log(1 + iz)), |1 +- iz| = |z -+ i|
-    (z,) = zs  # the branch points +-i (poles of the log terms) and log_plus_one's region about them
-    return ((z == 1j) | (z == -1j) | _square_of_magnitude_out_of_range(z - 1j, et)
-            | _square_of_magnitude_out_of_range(z + 1j, et))
-
-
-def hyperbolic_region(zs, et):  # sinh/cosh(x+iy) = sinh/cosh(x) cos(y) + i cosh/sinh(x) sin(y)
-    (z,) = zs  # sinh(z) = -i sin(iz): sine's region with Re and Im swapped
-    return np.abs(z.real) > np.log(_component_limits(et)[0]) - 1
-
-
 def tan_region(zs, et):  # tan(x+iy) = (sin 2x + i sinh 2y) / (cos 2x + cosh 2y)
     (z,) = zs
     return np.abs(z.imag) > np.log(_component_limits(et)[0]) / 2 - 1

@@ -52,7 +52,7 @@ from .. import ir
 from ..allowances import (ASSUMED_MAX_REDUCTION_TERMS, EPS, ORDER_REASON, ImplDefined, Tolerance,
                           WIDE_FLOATS, complex_multiply)
 from ..errors import OracleError, Unsupported
-from ..impl_defined_masks import NONSTANDARD, atan_region, complex_exceptions, hyperbolic_region, tan_region
+from ..impl_defined_masks import NONSTANDARD, complex_exceptions, tan_region
 from ..registry import OPS, OpInfo, Signature, add_impl_defined, record_facts, register
 from ..types import TensorType, element_type
 from ._elementwise import (COMPLEX_TYPES, FLOAT_TYPES, as_element, complex_via_c128, draw_same_shape,
@@ -881,13 +881,6 @@ record_facts("chlo.square", tolerances=complex_multiply())
 add_impl_defined(ImplDefined("chlo.tan", "complex: a non-finite component, or |Im z| > ln(max)/2 - 1",
                              "sinh/cosh(2 Im z) overflow although tan -> +-i", NONSTANDARD,
                              complex_exceptions(tan_region)))
-# complex sinh / cosh: stablehlo.sine / cosine's entry turned by 90 degrees (sinh(z) = -i sin(iz)).
-for _name in ("sinh", "cosh"):
-    add_impl_defined(ImplDefined(f"chlo.{_name}", "complex: a non-finite component, or |Re z| > ln(max) - 1",
-                                 "sinh/cosh(Re z) overflow", NONSTANDARD, complex_exceptions(hyperbolic_region)))
-add_impl_defined(ImplDefined("chlo.atan", "complex: a non-finite component, z = +-i, or |z -+ i|**2 out of range",
-                             "atan(z) = (i/2)(log(1 - iz) - log(1 + iz)): as log_plus_one about the branch "
-                             "points +-i", NONSTANDARD, complex_exceptions(atan_region)))
 # chlo.broadcast_<op>: the op after broadcasting, so its rows and implementation-defined entries.
 for _name, _base in _BROADCAST.items():
     record_facts(f"chlo.broadcast_{_name}", broadcast_of=_base)
