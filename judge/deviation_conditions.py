@@ -210,6 +210,12 @@ def operand_magnitude_near_0_4(op: ir.Op, operands: Sequence) -> bool:
     return any(bool(np.any((np.abs(x.astype(np.float64)) >= 0.38) & (np.abs(x.astype(np.float64)) <= 0.42)))
                for x in _floats(operands))
 
+def operand_just_above_one(op: ir.Op, operands: Sequence) -> bool:
+    """Some float operand element x has 1 < x <= 1.125 (acosh near its zero at 1, where
+    x**2 - 1 cancels)."""
+    return any(bool(np.any((x.astype(np.float64) > 1) & (x.astype(np.float64) <= 1.125))) for x in _floats(operands))
+
+
 
 def tiny_operand(op: ir.Op, operands: Sequence) -> bool:
     """Some float operand element is nonzero and below 64 x the type's smallest normal (an
@@ -251,6 +257,7 @@ CONDITIONS: dict[str, Callable[[ir.Op, Sequence], bool]] = {
     "scatter_empty_index_vector": scatter_empty_index_vector,
     "operand_magnitude_near_0_4": operand_magnitude_near_0_4,
     "tiny_operand": tiny_operand,
+    "operand_just_above_one": operand_just_above_one,
     "smallest_normal_binade_operand": smallest_normal_binade_operand,
     "elements_per_feature_overflows": elements_per_feature_overflows,
 }

@@ -145,3 +145,12 @@ func.func @main(%x: tensor<4x5x6xf8E3M4>, %s: tensor<6xf8E3M4>) -> tensor<4x5x6x
     assert "elements_per_feature_overflows" in triggered(module.main.ops[0], [x, s, s, s, x])
     small = x[:3, :5]  # 15 elements per feature: finite in f8E3M4
     assert "elements_per_feature_overflows" not in triggered(module.main.ops[0], [small, s, s, s, small])
+
+
+def test_acosh_just_above_one():
+    acosh = oracle.parse_module(_unary("chlo.acosh", "f16"))
+    x = np.array([1.0908, 2.0], np.float16)
+    # acosh(x) = log(x + sqrt(x**2 - 1)); 1.0908 in f16 is 1.0908203125
+    assert float(oracle.evaluate(acosh, [x])[0][0]) == float(np.float16(math.acosh(1.0908203125)))
+    assert "operand_just_above_one" in triggered(acosh.main.ops[0], [x])
+    assert "operand_just_above_one" not in triggered(acosh.main.ops[0], [np.array([1.0, 1.25], np.float16)])
