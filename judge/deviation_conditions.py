@@ -162,6 +162,17 @@ def elements_per_feature_overflows(op: ir.Op, operands: Sequence) -> bool:
     with np.errstate(over="ignore"):
         return not np.isfinite(np.asarray(count, dtype=np.float64).astype(operand.dtype).astype(np.float64))
 
+def zero_variance_plus_epsilon(op: ir.Op, operands: Sequence) -> bool:
+    """batch_norm_grad: variance + epsilon is 0 for some feature (in the operand's type), so the
+    spec's normalized operand is centered / 0."""
+    if op.name != "stablehlo.batch_norm_grad":
+        return False
+    variance = np.asarray(operands[3])
+    epsilon = np.asarray(op.attr("epsilon"), dtype=variance.dtype)
+    with np.errstate(all="ignore"):
+        return bool(np.any((variance + epsilon).astype(np.float64) == 0))
+
+
 
 def subnormal_quantization_scale(op: ir.Op, operands: Sequence) -> bool:
     """An operand or result of the op has a quantized type whose scale is subnormal in its
@@ -260,6 +271,7 @@ CONDITIONS: dict[str, Callable[[ir.Op, Sequence], bool]] = {
     "operand_just_above_one": operand_just_above_one,
     "smallest_normal_binade_operand": smallest_normal_binade_operand,
     "elements_per_feature_overflows": elements_per_feature_overflows,
+    "zero_variance_plus_epsilon": zero_variance_plus_epsilon,
 }
 
 

@@ -154,3 +154,17 @@ def test_acosh_just_above_one():
     assert float(oracle.evaluate(acosh, [x])[0][0]) == float(np.float16(math.acosh(1.0908203125)))
     assert "operand_just_above_one" in triggered(acosh.main.ops[0], [x])
     assert "operand_just_above_one" not in triggered(acosh.main.ops[0], [np.array([1.0, 1.25], np.float16)])
+
+
+def test_batch_norm_grad_with_zero_variance_plus_epsilon():
+    """normalized = centered / sqrt(0 + 0): a centered 0 gives 0 / 0 = NaN, so grad_scale, the sum
+    of grad_output * normalized, is NaN (XLA: -inf)."""
+    module = oracle.parse_module("""
+func.func @main(%x: tensor<2x1xf64>, %s: tensor<1xf64>, %dy: tensor<2x1xf64>) -> tensor<1xf64> {
+  %0:3 = "stablehlo.batch_norm_grad"(%x, %s, %s, %s, %dy) {epsilon = 0.0 : f32, feature_index = 1 : i64} : (tensor<2x1xf64>, tensor<1xf64>, tensor<1xf64>, tensor<1xf64>, tensor<2x1xf64>) -> (tensor<2x1xf64>, tensor<1xf64>, tensor<1xf64>)
+  return %0#1 : tensor<1xf64>
+}""")
+    x, s, dy = np.array([[0.0], [-0.5]]), np.zeros(1), np.array([[1.0], [1.0]])
+    assert np.isnan(oracle.evaluate(module, [x, s, dy])[0][0])
+    assert "zero_variance_plus_epsilon" in triggered(module.main.ops[0], [x, s, s, s, dy])
+    assert "zero_variance_plus_epsilon" not in triggered(module.main.ops[0], [x, s, s, np.ones(1), dy])
