@@ -168,3 +168,11 @@ func.func @main(%x: tensor<2x1xf64>, %s: tensor<1xf64>, %dy: tensor<2x1xf64>) ->
     assert np.isnan(oracle.evaluate(module, [x, s, dy])[0][0])
     assert "zero_variance_plus_epsilon" in triggered(module.main.ops[0], [x, s, s, s, dy])
     assert "zero_variance_plus_epsilon" not in triggered(module.main.ops[0], [x, s, s, np.ones(1), dy])
+
+
+def test_atan_condition_window():
+    atan = oracle.parse_module(_unary("chlo.atan", "f32"))
+    x = np.array([0.6539824, -0.6449949], np.float32)
+    assert float(oracle.evaluate(atan, [x])[0][0]) == float(np.float32(math.atan(float(x[0]))))
+    assert "operand_magnitude_0_62_to_0_66" in triggered(atan.main.ops[0], [x])
+    assert "operand_magnitude_0_62_to_0_66" not in triggered(atan.main.ops[0], [np.array([0.5, 0.7], np.float32)])
