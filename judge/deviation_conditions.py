@@ -114,6 +114,11 @@ def nan_operand(op: ir.Op, operands: Sequence) -> bool:
     with np.errstate(invalid="ignore"):
         return any(bool(np.any(x != x)) for x in _floats(operands))
 
+def nonfinite_operand(op: ir.Op, operands: Sequence) -> bool:
+    """Some float operand element is infinite or NaN."""
+    return any(bool(np.any(~np.isfinite(x.astype(np.float64)))) for x in _floats(operands))
+
+
 
 def zero_or_subnormal_operand(op: ir.Op, operands: Sequence) -> bool:
     """Some float operand element is a zero or subnormal (signed zeros, comparisons that read
@@ -277,6 +282,7 @@ CONDITIONS: dict[str, Callable[[ir.Op, Sequence], bool]] = {
     "tiny_operand": tiny_operand,
     "operand_just_above_one": operand_just_above_one,
     "operand_magnitude_0_62_to_0_66": operand_magnitude_0_62_to_0_66,
+    "nonfinite_operand": nonfinite_operand,
     "smallest_normal_binade_operand": smallest_normal_binade_operand,
     "elements_per_feature_overflows": elements_per_feature_overflows,
     "zero_variance_plus_epsilon": zero_variance_plus_epsilon,

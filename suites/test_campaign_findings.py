@@ -176,3 +176,23 @@ def test_atan_condition_window():
     assert float(oracle.evaluate(atan, [x])[0][0]) == float(np.float32(math.atan(float(x[0]))))
     assert "operand_magnitude_0_62_to_0_66" in triggered(atan.main.ops[0], [x])
     assert "operand_magnitude_0_62_to_0_66" not in triggered(atan.main.ops[0], [np.array([0.5, 0.7], np.float32)])
+
+
+def test_ragged_dot_rows_see_only_their_own_group():
+    """lhs rows 0, 1 in groups 2, 3 (group_sizes [0, 0, 1, 1]), row 2 past the last group: the
+    inf in group 1's rhs must not reach any row (IREE: NaN)."""
+    inf = np.inf
+    module = oracle.parse_module("""
+func.func @main(%a: tensor<3x2xf32>, %b: tensor<4x2x2xf32>, %g: tensor<4xi64>) -> tensor<3x2xf32> {
+  %0 = "chlo.ragged_dot"(%a, %b, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [],
+      rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1],
+      lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>} : (tensor<3x2xf32>, tensor<4x2x2xf32>, tensor<4xi64>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}""")
+    a = np.array([[1, 2], [3, 4], [5, 6]], np.float32)
+    b = np.array([[[1, 0], [0, 1]], [[inf, inf], [inf, inf]], [[1, 1], [1, 1]], [[2, 0], [0, 2]]], np.float32)
+    groups = np.array([0, 0, 1, 1], np.int64)
+    result = oracle.evaluate(module, [a, b, groups])[0]
+    assert result.tolist() == [[3, 3], [6, 8], [0, 0]]  # [1, 2] @ ones, [3, 4] @ 2I, row 2 in no group
+    assert "nonfinite_operand" in triggered(module.main.ops[0], [a, b, groups])
+    assert "nonfinite_operand" not in triggered(module.main.ops[0], [a, np.ones_like(b), groups])
