@@ -239,6 +239,12 @@ def operand_magnitude_0_62_to_0_66(op: ir.Op, operands: Sequence) -> bool:
                for x in _floats(operands))
 
 
+def operand_magnitude_below_one_64th(op: ir.Op, operands: Sequence) -> bool:
+    """Some float operand element has |x| < 2**-6, zeros included (where IREE's f64 log_plus_one,
+    computed as log(1 + x), loses its accuracy: measured |x| <= 0.0078)."""
+    return any(bool(np.any(np.abs(x.astype(np.float64)) < 2.0 ** -6)) for x in _floats(operands))
+
+
 
 def tiny_operand(op: ir.Op, operands: Sequence) -> bool:
     """Some float operand element is nonzero and below 64 x the type's smallest normal (an
@@ -283,6 +289,7 @@ CONDITIONS: dict[str, Callable[[ir.Op, Sequence], bool]] = {
     "operand_just_above_one": operand_just_above_one,
     "operand_magnitude_0_62_to_0_66": operand_magnitude_0_62_to_0_66,
     "nonfinite_operand": nonfinite_operand,
+    "operand_magnitude_below_one_64th": operand_magnitude_below_one_64th,
     "smallest_normal_binade_operand": smallest_normal_binade_operand,
     "elements_per_feature_overflows": elements_per_feature_overflows,
     "zero_variance_plus_epsilon": zero_variance_plus_epsilon,

@@ -196,3 +196,12 @@ func.func @main(%a: tensor<3x2xf32>, %b: tensor<4x2x2xf32>, %g: tensor<4xi64>) -
     assert result.tolist() == [[3, 3], [6, 8], [0, 0]]  # [1, 2] @ ones, [3, 4] @ 2I, row 2 in no group
     assert "nonfinite_operand" in triggered(module.main.ops[0], [a, b, groups])
     assert "nonfinite_operand" not in triggered(module.main.ops[0], [a, np.ones_like(b), groups])
+
+
+def test_log_plus_one_of_tiny_arguments():
+    module = oracle.parse_module(_unary("stablehlo.log_plus_one", "f64"))
+    x = np.array([-2.2250738585072014e-308, -0.0])
+    result = oracle.evaluate(module, [x])[0]
+    assert result[0] == x[0] and np.signbit(result[1])  # log1p(x) = x for tiny x, log1p(-0) = -0 (IEEE 9.2)
+    assert "operand_magnitude_below_one_64th" in triggered(module.main.ops[0], [np.array([0.0078, 1.0])])
+    assert "operand_magnitude_below_one_64th" not in triggered(module.main.ops[0], [np.array([0.02, -0.5])])
