@@ -245,6 +245,18 @@ def operand_magnitude_below_one_64th(op: ir.Op, operands: Sequence) -> bool:
     return any(bool(np.any(np.abs(x.astype(np.float64)) < 2.0 ** -6)) for x in _floats(operands))
 
 
+def stable_sort_with_equal_keys(op: ir.Op, operands: Sequence) -> bool:
+    """A sort with is_stable = true where two elements of the first operand along the sort
+    dimension are equal (their relative order is then fixed by the spec)."""
+    if op.name != "stablehlo.sort" or not op.attr("is_stable", False) or not operands:
+        return False
+    keys = np.asarray(operands[0])
+    if keys.ndim == 0 or keys.size == 0:
+        return False
+    ordered = np.sort(np.moveaxis(keys, int(op.attr("dimension", 0)), -1), axis=-1)
+    return bool(np.any(ordered[..., 1:] == ordered[..., :-1]))
+
+
 
 def tiny_operand(op: ir.Op, operands: Sequence) -> bool:
     """Some float operand element is nonzero and below 64 x the type's smallest normal (an
@@ -290,6 +302,7 @@ CONDITIONS: dict[str, Callable[[ir.Op, Sequence], bool]] = {
     "operand_magnitude_0_62_to_0_66": operand_magnitude_0_62_to_0_66,
     "nonfinite_operand": nonfinite_operand,
     "operand_magnitude_below_one_64th": operand_magnitude_below_one_64th,
+    "stable_sort_with_equal_keys": stable_sort_with_equal_keys,
     "smallest_normal_binade_operand": smallest_normal_binade_operand,
     "elements_per_feature_overflows": elements_per_feature_overflows,
     "zero_variance_plus_epsilon": zero_variance_plus_epsilon,

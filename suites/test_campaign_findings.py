@@ -205,3 +205,20 @@ def test_log_plus_one_of_tiny_arguments():
     assert result[0] == x[0] and np.signbit(result[1])  # log1p(x) = x for tiny x, log1p(-0) = -0 (IEEE 9.2)
     assert "operand_magnitude_below_one_64th" in triggered(module.main.ops[0], [np.array([0.0078, 1.0])])
     assert "operand_magnitude_below_one_64th" not in triggered(module.main.ops[0], [np.array([0.02, -0.5])])
+
+
+def test_stable_sort_keeps_equal_keys_in_order():
+    module = oracle.parse_module("""
+func.func @main(%k: tensor<4xf32>, %v: tensor<4xi32>) -> tensor<4xi32> {
+  %0:2 = "stablehlo.sort"(%k, %v) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+      %1 = stablehlo.compare GT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      stablehlo.return %1 : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = true} : (tensor<4xf32>, tensor<4xi32>) -> (tensor<4xf32>, tensor<4xi32>)
+  return %0#1 : tensor<4xi32>
+}""")
+    keys = np.array([-0.29, -3.97, -3, -3], np.float32)
+    values = np.arange(4, dtype=np.int32)
+    assert oracle.evaluate(module, [keys, values])[0].tolist() == [0, 2, 3, 1]
+    assert "stable_sort_with_equal_keys" in triggered(module.main.ops[0], [keys, values])
+    assert "stable_sort_with_equal_keys" not in triggered(module.main.ops[0], [np.arange(4, dtype=np.float32), values])
