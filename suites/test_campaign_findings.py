@@ -222,3 +222,21 @@ func.func @main(%k: tensor<4xf32>, %v: tensor<4xi32>) -> tensor<4xi32> {
     assert oracle.evaluate(module, [keys, values])[0].tolist() == [0, 2, 3, 1]
     assert "stable_sort_with_equal_keys" in triggered(module.main.ops[0], [keys, values])
     assert "stable_sort_with_equal_keys" not in triggered(module.main.ops[0], [np.arange(4, dtype=np.float32), values])
+
+
+def test_scatter_at_a_negative_index_is_skipped():
+    module = oracle.parse_module("""
+func.func @main(%a: tensor<4xf32>, %i: tensor<i32>, %u: tensor<1xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.scatter"(%a, %i, %u) ({
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %m = stablehlo.maximum %x, %y : tensor<f32>
+      stablehlo.return %m : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [0], scatter_dims_to_operand_dims = [0],
+      index_vector_dim = 0>, unique_indices = true} : (tensor<4xf32>, tensor<i32>, tensor<1xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}""")
+    operand, update = np.arange(4, dtype=np.float32), np.array([9], np.float32)
+    for index in (-1, 100000000, 4):  # out of bounds: the spec's 'Otherwise updated_results = results'
+        assert oracle.evaluate(module, [operand, np.array(index, np.int32), update])[0].tolist() == [0, 1, 2, 3]
+        assert "scatter_window_out_of_bounds" in triggered(module.main.ops[0], [operand, np.array(index, np.int32), update])
+    assert "scatter_window_out_of_bounds" not in triggered(module.main.ops[0], [operand, np.array(3, np.int32), update])
