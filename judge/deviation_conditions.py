@@ -51,21 +51,6 @@ def scatter_window_out_of_bounds(op: ir.Op, operands: Sequence) -> bool:
     return False
 
 
-def scatter_empty_index_vector(op: ir.Op, operands: Sequence) -> bool:
-    """scatter_indices' index_vector_dim has size 0 (every window starts at the origin) and there
-    is more than one update window (XLA then applies only the last one)."""
-    if op.name != "stablehlo.scatter":
-        return False
-    n = (len(operands) - 1) // 2
-    indices = np.asarray(operands[n])
-    dn = op.attr("scatter_dimension_numbers", {}) or {}
-    ivd = int(dn.get("index_vector_dim", 0))  # the parser drops a 0 (the default)
-    if ivd >= indices.ndim or indices.shape[ivd] != 0:
-        return False
-    windows = int(np.prod([size for d, size in enumerate(indices.shape) if d != ivd]))
-    return windows > 1
-
-
 def gather_zero_slice(op: ir.Op, operands: Sequence) -> bool:
     """A slice size of 0 (at an operand batching dimension)."""
     if op.name not in ("stablehlo.gather", "stablehlo.dynamic_gather"):
@@ -287,18 +272,6 @@ def requantize_scale_ratio_overflows(op: ir.Op, operands: Sequence) -> bool:
 
 
 CONDITIONS: dict[str, Callable[[ir.Op, Sequence], bool]] = {
-    # conditions of the 10-minute campaigns' findings (issue 16)
-    "scatter_empty_index_vector": scatter_empty_index_vector,
-    "atanh_operand_near_0_4": atanh_operand_near_0_4,
-    "erf_tiny_operand": erf_tiny_operand,
-    "smallest_normal_binade_operand": smallest_normal_binade_operand,
-    "elements_per_feature_overflows": elements_per_feature_overflows,
-    "zero_variance_plus_epsilon": zero_variance_plus_epsilon,
-    "acosh_operand_just_above_one": acosh_operand_just_above_one,
-    "atan_operand_0_62_to_0_66": atan_operand_0_62_to_0_66,
-    "nonfinite_operand": nonfinite_operand,
-    "log_plus_one_small_operand": log_plus_one_small_operand,
-    "stable_sort_with_equal_keys": stable_sort_with_equal_keys,
     "scatter_window_out_of_bounds": scatter_window_out_of_bounds,
     "gather_zero_slice": gather_zero_slice,
     "kernel_faces_padding": kernel_faces_padding,
@@ -310,6 +283,17 @@ CONDITIONS: dict[str, Callable[[ir.Op, Sequence], bool]] = {
     "nan_operand": nan_operand,
     "zero_or_subnormal_operand": zero_or_subnormal_operand,
     "zero_integer_base": zero_integer_base,
+    # conditions of the 10-minute campaigns' findings (issue 16)
+    "atanh_operand_near_0_4": atanh_operand_near_0_4,
+    "erf_tiny_operand": erf_tiny_operand,
+    "smallest_normal_binade_operand": smallest_normal_binade_operand,
+    "elements_per_feature_overflows": elements_per_feature_overflows,
+    "zero_variance_plus_epsilon": zero_variance_plus_epsilon,
+    "acosh_operand_just_above_one": acosh_operand_just_above_one,
+    "atan_operand_0_62_to_0_66": atan_operand_0_62_to_0_66,
+    "nonfinite_operand": nonfinite_operand,
+    "log_plus_one_small_operand": log_plus_one_small_operand,
+    "stable_sort_with_equal_keys": stable_sort_with_equal_keys,
     "tiny_exact_result": tiny_exact_result,
     "empty_operand_non_positive_variance": empty_operand_non_positive_variance,
     "f4_largest_magnitude": f4_largest_magnitude,
