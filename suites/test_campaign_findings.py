@@ -231,3 +231,12 @@ func.func @main(%a: tensor<4xf32>, %i: tensor<i32>, %u: tensor<1xf32>) -> tensor
         assert oracle.evaluate(module, [operand, np.array(index, np.int32), update])[0].tolist() == [0, 1, 2, 3]
         assert "scatter_window_out_of_bounds" in triggered(module.main.ops[0], [operand, np.array(index, np.int32), update])
     assert "scatter_window_out_of_bounds" not in triggered(module.main.ops[0], [operand, np.array(3, np.int32), update])
+
+
+def test_expm1_keeps_the_sign_of_zero():
+    module = oracle.parse_module(_unary("stablehlo.exponential_minus_one", "f16"))
+    x = np.array([-0.0, 0.0], np.float16)
+    assert np.signbit(oracle.evaluate(module, [x])[0]).tolist() == [True, False]  # IEEE 754 9.2.1
+    assert "zero_or_subnormal_operand" in triggered(module.main.ops[0], [x])
+    assert known_deviation("torch-inductor", "stablehlo.exponential_minus_one", "f16", "mismatch",
+                           ("zero_or_subnormal_operand",))
