@@ -9,6 +9,7 @@ backend happens to agree) but never fires on a case without the trigger.
 
 from __future__ import annotations
 
+import math
 from typing import Callable, Sequence
 
 import ml_dtypes
@@ -172,6 +173,21 @@ def smallest_normal_binade_operand(op: ir.Op, operands: Sequence) -> bool:
             return True
     return False
 
+def acosh_operand_square_overflows(op: ir.Op, operands: Sequence) -> bool:
+    """chlo.acosh with an operand element beyond sqrt(largest f32), 1.8e19 (x**2 overflows f32:
+    the textbook log(x + sqrt(x**2 - 1)) gives inf)."""
+    if op.name != "chlo.acosh":
+        return False
+    return any(bool(np.any(np.abs(x.astype(np.float64)) > math.sqrt(float(np.finfo(np.float32).max))))
+               for x in _floats(operands))
+
+
+def complex_positive_zero_part(op: ir.Op, operands: Sequence) -> bool:
+    """Some complex operand element has a +0 real or imaginary part (its negation is -0)."""
+    return any(bool(np.any(((x.real == 0) & ~np.signbit(x.real)) | ((x.imag == 0) & ~np.signbit(x.imag))))
+               for x in operands if isinstance(x, np.ndarray) and x.dtype.kind == "c")
+
+
 
 def zero_or_subnormal_operand(op: ir.Op, operands: Sequence) -> bool:
     """Some float operand element is a zero or subnormal (signed zeros, comparisons that read
@@ -287,6 +303,8 @@ CONDITIONS: dict[str, Callable[[ir.Op, Sequence], bool]] = {
     "nonfinite_operand": nonfinite_operand,
     "log_plus_one_small_operand": log_plus_one_small_operand,
     "stable_sort_with_equal_keys": stable_sort_with_equal_keys,
+    "acosh_operand_square_overflows": acosh_operand_square_overflows,
+    "complex_positive_zero_part": complex_positive_zero_part,
     "body_returns_an_argument": body_returns_an_argument,
     "subnormal_operand": subnormal_operand,
     "epsilon_rounds_to_zero": epsilon_rounds_to_zero,

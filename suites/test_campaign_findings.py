@@ -240,3 +240,21 @@ def test_expm1_keeps_the_sign_of_zero():
     assert "zero_or_subnormal_operand" in triggered(module.main.ops[0], [x])
     assert known_deviation("torch-inductor", "stablehlo.exponential_minus_one", "f16", "mismatch",
                            ("zero_or_subnormal_operand",))
+
+
+def test_torch_inductor_findings_conditions():
+    atanh = oracle.parse_module(_unary("chlo.atanh", "f32"))
+    x = np.array([-0.0, 0.5], np.float32)
+    assert np.signbit(oracle.evaluate(atanh, [x])[0][0])  # atanh is odd: atanh(-0) = -0
+    acosh = oracle.parse_module(_unary("chlo.acosh", "f32"))
+    big = np.array([2.6e19, 2.0], np.float32)
+    assert math.isclose(float(oracle.evaluate(acosh, [big])[0][0]), math.log(2 * 2.6e19), rel_tol=1e-6)  # ~ log(2x)
+    assert "acosh_operand_square_overflows" in triggered(acosh.main.ops[0], [big])
+    assert "acosh_operand_square_overflows" not in triggered(acosh.main.ops[0], [np.array([1e19, 2.0], np.float32)])
+    negate = oracle.parse_module(_unary("stablehlo.negate", "complex<f32>"))
+    z = np.array([4 + 0j, complex(1, -0.0)], np.complex64)
+    negated = oracle.evaluate(negate, [z])[0]
+    assert np.signbit(negated[0].imag) and not np.signbit(negated[1].imag)
+    assert "complex_positive_zero_part" in triggered(negate.main.ops[0], [z])
+    assert "complex_positive_zero_part" not in triggered(negate.main.ops[0], [np.array([complex(-0.0, -0.0), 1 + 1j],
+                                                                                       np.complex64)])
