@@ -258,3 +258,14 @@ def test_torch_inductor_findings_conditions():
     assert "complex_positive_zero_part" in triggered(negate.main.ops[0], [z])
     assert "complex_positive_zero_part" not in triggered(negate.main.ops[0], [np.array([complex(-0.0, -0.0), 1 + 1j],
                                                                                        np.complex64)])
+
+
+def test_repro_of_a_folder_without_main_is_one_clear_line(tmp_path, capsys):
+    """Bad user input (a reproducer whose program.mlir has no @main): exit 2 naming the file, no
+    traceback (a hand-edited reproducer during this triage hit a KeyError)."""
+    from conformance.cli import main
+    (tmp_path / "program.mlir").write_text("module {\n}\n")
+    np.savez(tmp_path / "inputs.npz")
+    assert main(["repro", str(tmp_path), "--backend", "xla"]) == 2
+    err = capsys.readouterr().err
+    assert "no func.func @main" in err and "Traceback" not in err
