@@ -100,6 +100,7 @@ def nan_operand(op: ir.Op, operands: Sequence) -> bool:
     with np.errstate(invalid="ignore"):
         return any(bool(np.any(x != x)) for x in _floats(operands))
 
+
 def nonfinite_operand(op: ir.Op, operands: Sequence) -> bool:
     """Some float operand element is infinite or NaN."""
     return any(bool(np.any(~np.isfinite(x.astype(np.float64)))) for x in _floats(operands))
@@ -173,6 +174,7 @@ def smallest_normal_binade_operand(op: ir.Op, operands: Sequence) -> bool:
             return True
     return False
 
+
 def acosh_operand_square_overflows(op: ir.Op, operands: Sequence) -> bool:
     """chlo.acosh with an operand element beyond sqrt(largest f32), 1.8e19 (x**2 overflows f32:
     the textbook log(x + sqrt(x**2 - 1)) gives inf)."""
@@ -186,7 +188,6 @@ def complex_positive_zero_part(op: ir.Op, operands: Sequence) -> bool:
     """Some complex operand element has a +0 real or imaginary part (its negation is -0)."""
     return any(bool(np.any(((x.real == 0) & ~np.signbit(x.real)) | ((x.imag == 0) & ~np.signbit(x.imag))))
                for x in operands if isinstance(x, np.ndarray) and x.dtype.kind == "c")
-
 
 
 def zero_or_subnormal_operand(op: ir.Op, operands: Sequence) -> bool:
@@ -235,6 +236,7 @@ def elements_per_feature_overflows(op: ir.Op, operands: Sequence) -> bool:
     count = operand.size // operand.shape[fi] if operand.shape[fi] else 0
     with np.errstate(over="ignore"):
         return not np.isfinite(np.asarray(count, dtype=np.float64).astype(operand.dtype).astype(np.float64))
+
 
 def zero_variance_plus_epsilon(op: ir.Op, operands: Sequence) -> bool:
     """batch_norm_grad: variance + epsilon is 0 for some feature (in the operand's type), so the
