@@ -269,3 +269,14 @@ def test_repro_of_a_folder_without_main_is_one_clear_line(tmp_path, capsys):
     assert main(["repro", str(tmp_path), "--backend", "xla"]) == 2
     err = capsys.readouterr().err
     assert "no func.func @main" in err and "Traceback" not in err
+
+
+def test_power_of_one_to_nan_is_one():
+    module = oracle.parse_module("""
+func.func @main(%x: tensor<2xf32>, %y: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = "chlo.broadcast_power"(%x, %y) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}""")
+    x, y = np.array([1.0, np.nan], np.float32), np.array([np.nan, 0.0], np.float32)
+    assert oracle.evaluate(module, [x, y])[0].tolist() == [1.0, 1.0]  # IEEE 754 9.2.1 pow(+1, y), pow(x, +-0)
+    assert "nan_operand" in triggered(module.main.ops[0], [x, y])
