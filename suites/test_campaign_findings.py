@@ -280,3 +280,14 @@ func.func @main(%x: tensor<2xf32>, %y: tensor<2xf32>) -> tensor<2xf32> {
     x, y = np.array([1.0, np.nan], np.float32), np.array([np.nan, 0.0], np.float32)
     assert oracle.evaluate(module, [x, y])[0].tolist() == [1.0, 1.0]  # IEEE 754 9.2.1 pow(+1, y), pow(x, +-0)
     assert "nan_operand" in triggered(module.main.ops[0], [x, y])
+
+
+def test_complex_logistic_near_its_poles_is_implementation_defined():
+    """logistic(-3.1403174i) (complex<f32>, 1.3e-3 from the pole -pi i) = 0.5 - 784.18i; the spec's
+    formula with a correctly rounded exp gives 0.5131 - 784.18i (140 eps normwise), as XLA does."""
+    from oracle.impl_defined import impl_defined_mask
+    from oracle.types import tensor
+    z = np.array([complex(-0.0, -3.1403174), complex(0, 3.1415927), 1 + 1j, complex(0, -2.5)], np.complex64)
+    mask = impl_defined_mask("logistic", [z], {}, tensor((4,), "complex<f32>"))
+    assert mask.tolist() == [True, True, False, False]
+    assert impl_defined_mask("logistic", [np.array([0.5, 1.0], np.float32)], {}, tensor((2,), "f32")) is None
