@@ -291,3 +291,28 @@ def test_complex_logistic_near_its_poles_is_implementation_defined():
     mask = impl_defined_mask("logistic", [z], {}, tensor((4,), "complex<f32>"))
     assert mask.tolist() == [True, True, False, False]
     assert impl_defined_mask("logistic", [np.array([0.5, 1.0], np.float32)], {}, tensor((2,), "f32")) is None
+
+
+def test_an_infinite_real_error_bound_accepts_finite_complex_elements():
+    """fft's bound is real and infinite when the input's norm overflows (inputs ~1e291): every
+    finite element then passes (it was turned into NaN + inf i and refused them all); a NaN
+    actual is still a mismatch."""
+    from judge.compare import compare
+    from judge.tolerance import tolerance_for
+    expected = np.array([complex(6.714444557645491e+291, -7.075344186698225e+266), 1 + 1j])
+    actual = np.array([complex(6.714444557645491e+291, -1165551.0271099578), 1 + 1j])
+    bound = np.array([np.inf, 0.0])
+    assert compare(expected, actual, "complex<f64>", tolerance_for("fft", "complex<f64>"), error_bound=bound).status == "pass"
+    nan = np.array([complex(np.nan, 0), 1 + 1j])
+    assert compare(expected, nan, "complex<f64>", tolerance_for("fft", "complex<f64>"), error_bound=bound).status == "mismatch"
+    off = np.array([expected[0], 1 + 2j])  # the finite bound 0 still holds the second element exactly
+    assert compare(expected, off, "complex<f64>", tolerance_for("fft", "complex<f64>"), error_bound=bound).status == "mismatch"
+
+
+def test_fft_bound_of_huge_inputs_stays_finite():
+    """||x||_2 of [3e200, 4e200] is 5e200 (scaled: its square would overflow)."""
+    from oracle.ops.fft import _block_norm
+    assert math.isclose(float(_block_norm(np.array([[3e200, 4e200]]), 1)[0, 0]), 5e200, rel_tol=1e-15)
+    assert float(_block_norm(np.array([[0.0, 0.0]]), 1)[0, 0]) == 0.0
+    assert np.isnan(_block_norm(np.array([[np.nan, 1.0]]), 1)[0, 0])
+    assert _block_norm(np.zeros((2, 0)), 1).tolist() == [[0.0], [0.0]]
