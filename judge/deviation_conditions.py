@@ -15,6 +15,7 @@ judge/verdict.py ``ProgramVerdict.triggers``).
 
 from __future__ import annotations
 
+import math
 from typing import Callable, Sequence
 
 import ml_dtypes
@@ -47,7 +48,7 @@ def scatter_window_out_of_bounds(op: ir.Op, operands: Sequence) -> bool:
     n = (len(operands) - 1) // 2
     operand, indices, updates = np.asarray(operands[0]), np.asarray(operands[n]), np.asarray(operands[n + 1])
     dn = op.attr("scatter_dimension_numbers", {}) or {}
-    ivd = int(dn.get("index_vector_dim", indices.ndim))
+    ivd = int(dn.get("index_vector_dim", 0))  # the parser drops a 0 (the default)
     starts = np.moveaxis(indices, ivd, -1) if ivd < indices.ndim else indices[..., None]
     widest = max(updates.shape, default=1)  # a window is at most this long along any dim
     for k, d in enumerate(dn.get("scatter_dims_to_operand_dims", ())):
@@ -104,6 +105,95 @@ def nan_operand(op: ir.Op, operands: Sequence) -> bool:
     """Some float operand element is NaN."""
     with np.errstate(invalid="ignore"):
         return any(bool(np.any(x != x)) for x in _floats(operands))
+
+
+def nonfinite_operand(op: ir.Op, operands: Sequence) -> bool:
+    """Some float operand element is infinite or NaN."""
+    return any(bool(np.any(~np.isfinite(x.astype(np.float64)))) for x in _floats(operands))
+
+
+def atanh_operand_near_0_4(op: ir.Op, operands: Sequence) -> bool:
+    """chlo.atanh with an operand element 0.38 <= |x| <= 0.42 (where XLA's f64 atanh loses up to
+    125 ULP: measured 0.3876 <= |x| <= 0.4138)."""
+    if op.name != "chlo.atanh":
+        return False
+    return any(bool(np.any((np.abs(x.astype(np.float64)) >= 0.38) & (np.abs(x.astype(np.float64)) <= 0.42)))
+               for x in _floats(operands))
+
+
+def acosh_operand_just_above_one(op: ir.Op, operands: Sequence) -> bool:
+    """chlo.acosh with an operand element 1 < x <= 1.125 (near its zero at 1, where x**2 - 1
+    cancels)."""
+    if op.name != "chlo.acosh":
+        return False
+    return any(bool(np.any((x.astype(np.float64) > 1) & (x.astype(np.float64) <= 1.125))) for x in _floats(operands))
+
+
+def atan_operand_0_62_to_0_66(op: ir.Op, operands: Sequence) -> bool:
+    """chlo.atan with an operand element 0.62 <= |x| <= 0.66 (where IREE's f32 atan loses up to
+    39 ULP: measured 0.6264 <= |x| <= 0.6593)."""
+    if op.name != "chlo.atan":
+        return False
+    return any(bool(np.any((np.abs(x.astype(np.float64)) >= 0.62) & (np.abs(x.astype(np.float64)) <= 0.66)))
+               for x in _floats(operands))
+
+
+def log_plus_one_small_operand(op: ir.Op, operands: Sequence) -> bool:
+    """log_plus_one with an operand element |x| < 2**-6, zeros included (where IREE's f64
+    log_plus_one, computed as log(1 + x), loses its accuracy: measured |x| <= 0.0078)."""
+    if op.name != "stablehlo.log_plus_one":
+        return False
+    return any(bool(np.any(np.abs(x.astype(np.float64)) < 2.0 ** -6)) for x in _floats(operands))
+
+
+def stable_sort_with_equal_keys(op: ir.Op, operands: Sequence) -> bool:
+    """A sort with is_stable = true where two elements of the first operand along the sort
+    dimension are equal (their relative order is then fixed by the spec)."""
+    if op.name != "stablehlo.sort" or not op.attr("is_stable", False) or not operands:
+        return False
+    keys = np.asarray(operands[0])
+    if keys.ndim == 0 or keys.size == 0:
+        return False
+    ordered = np.sort(np.moveaxis(keys, int(op.attr("dimension", 0)), -1), axis=-1)
+    return bool(np.any(ordered[..., 1:] == ordered[..., :-1]))
+
+
+def erf_tiny_operand(op: ir.Op, operands: Sequence) -> bool:
+    """chlo.erf with an operand element nonzero and below 64 x its type's smallest normal (an
+    intermediate like x * c with a small c is subnormal, flushed in flush-to-zero mode)."""
+    if op.name != "chlo.erf":
+        return False
+    for x in _floats(operands):
+        smallest = float(ml_dtypes.finfo(x.dtype).smallest_normal)
+        magnitude = np.abs(x.astype(np.float64))
+        if np.any((magnitude > 0) & (magnitude < 64 * smallest)):
+            return True
+    return False
+
+
+def smallest_normal_binade_operand(op: ir.Op, operands: Sequence) -> bool:
+    """Some float operand element lies in [smallest normal, 2 x smallest normal) of its type."""
+    for x in _floats(operands):
+        smallest = float(ml_dtypes.finfo(x.dtype).smallest_normal)
+        magnitude = np.abs(x.astype(np.float64))
+        if np.any((magnitude >= smallest) & (magnitude < 2 * smallest)):
+            return True
+    return False
+
+
+def acosh_operand_square_overflows(op: ir.Op, operands: Sequence) -> bool:
+    """chlo.acosh with an operand element beyond sqrt(largest f32), 1.8e19 (x**2 overflows f32:
+    the textbook log(x + sqrt(x**2 - 1)) gives inf)."""
+    if op.name != "chlo.acosh":
+        return False
+    return any(bool(np.any(np.abs(x.astype(np.float64)) > math.sqrt(float(np.finfo(np.float32).max))))
+               for x in _floats(operands))
+
+
+def complex_positive_zero_part(op: ir.Op, operands: Sequence) -> bool:
+    """Some complex operand element has a +0 real or imaginary part (its negation is -0)."""
+    return any(bool(np.any(((x.real == 0) & ~np.signbit(x.real)) | ((x.imag == 0) & ~np.signbit(x.imag))))
+               for x in operands if isinstance(x, np.ndarray) and x.dtype.kind == "c")
 
 
 def zero_or_subnormal_operand(op: ir.Op, operands: Sequence) -> bool:
@@ -172,6 +262,29 @@ def epsilon_rounds_to_zero(op: ir.Op, operands: Sequence) -> bool:
         return False
     epsilon = op.attr("epsilon")
     return float(np.asarray(epsilon, dtype=np.asarray(operands[0]).dtype).astype(np.float64)) == 0.0
+
+
+def elements_per_feature_overflows(op: ir.Op, operands: Sequence) -> bool:
+    """batch_norm_grad: size(operand) / dim(operand, feature_index) is not finite in the
+    element type (the spec's constant(..., element_type(grad_output)): 20 in f8E3M4 is inf)."""
+    if op.name != "stablehlo.batch_norm_grad":
+        return False
+    operand = np.asarray(operands[0])
+    fi = int(op.attr("feature_index"))
+    count = operand.size // operand.shape[fi] if operand.shape[fi] else 0
+    with np.errstate(over="ignore"):
+        return not np.isfinite(np.asarray(count, dtype=np.float64).astype(operand.dtype).astype(np.float64))
+
+
+def zero_variance_plus_epsilon(op: ir.Op, operands: Sequence) -> bool:
+    """batch_norm_grad: variance + epsilon is 0 for some feature (in the operand's type), so the
+    spec's normalized operand is centered / 0."""
+    if op.name != "stablehlo.batch_norm_grad":
+        return False
+    variance = np.asarray(operands[3])
+    epsilon = np.asarray(op.attr("epsilon"), dtype=variance.dtype)
+    with np.errstate(all="ignore"):
+        return bool(np.any((variance + epsilon).astype(np.float64) == 0))
 
 
 def subnormal_quantization_scale(op: ir.Op, operands: Sequence) -> bool:
@@ -292,6 +405,19 @@ CONDITIONS: dict[str, Callable[..., bool]] = {
     "gather_zero_slice": gather_zero_slice,
     "kernel_faces_padding": kernel_faces_padding,
     "window_padding": window_padding,
+    # conditions of the 10-minute campaigns' findings (issue 16)
+    "atanh_operand_near_0_4": atanh_operand_near_0_4,
+    "erf_tiny_operand": erf_tiny_operand,
+    "smallest_normal_binade_operand": smallest_normal_binade_operand,
+    "elements_per_feature_overflows": elements_per_feature_overflows,
+    "zero_variance_plus_epsilon": zero_variance_plus_epsilon,
+    "acosh_operand_just_above_one": acosh_operand_just_above_one,
+    "atan_operand_0_62_to_0_66": atan_operand_0_62_to_0_66,
+    "nonfinite_operand": nonfinite_operand,
+    "log_plus_one_small_operand": log_plus_one_small_operand,
+    "stable_sort_with_equal_keys": stable_sort_with_equal_keys,
+    "acosh_operand_square_overflows": acosh_operand_square_overflows,
+    "complex_positive_zero_part": complex_positive_zero_part,
     "body_returns_an_argument": body_returns_an_argument,
     "subnormal_operand": subnormal_operand,
     "epsilon_rounds_to_zero": epsilon_rounds_to_zero,

@@ -572,6 +572,22 @@ def triangular_solve_no_solution(inputs, attributes, result_type):
     return np.broadcast_to(bad_a[..., None, None] | bad_vector, b.shape).copy()
 
 
+def total_order_nan_payloads(inputs, attributes, result_type):
+    """compare with compare_type TOTALORDER and an order direction (LT LE GT GE), where both
+    operands are NaNs of one sign and one kind (quiet / signaling) with different payloads:
+    IEEE 754-2019 5.10 d.3 leaves their order to the implementation."""
+    lhs, rhs, et = _binary(inputs)
+    ordering = _attr(attributes, "comparison_direction") in ("LT", "LE", "GT", "GE")
+    if _attr(attributes, "compare_type") != "TOTALORDER" or not ordering or not et.is_float:
+        return _none(lhs.shape)
+    storage = np.dtype(f"u{lhs.dtype.itemsize}")
+    a, b = (np.asarray(x).view(storage).astype(np.uint64) for x in (lhs, rhs))
+    quiet_bit = np.uint64(1 << (int(et.finfo.nmant) - 1)) if et.finfo.nmant > 0 else np.uint64(0)
+    sign_bit = np.uint64(1 << (et.bits - 1))
+    same_kind = ((a & sign_bit) == (b & sign_bit)) & ((a & quiet_bit) == (b & quiet_bit))
+    return np.asarray(isnan(lhs) & isnan(rhs) & same_kind & (a != b), dtype=bool)
+
+
 def _real_part(et: ElementType) -> ElementType:
     return et.component if et.is_complex else et
 

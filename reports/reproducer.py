@@ -83,6 +83,8 @@ def read_reproducer(directory: str) -> dict:
         module = oracle.parse_module(program, filename=os.path.join(directory, "program.mlir"))
     except oracle.MlirError as e:
         raise BadInputFile(str(e).splitlines()[0]) from None
+    if not any(f.name == "main" for f in module.functions):
+        raise BadInputFile(f"{os.path.join(directory, 'program.mlir')}: no func.func @main to run")
     out["module"], out["grid"] = module, process_grid(module)
     if out["grid"] != (1, 1):
         try:

@@ -9,7 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import oracle
 from oracle.errors import OracleError
+from oracle.impl_defined import op_masks
 from oracle.ops.selection import compare_arrays, maximum_array, minimum_array, total_order_key
 from oracle.types import element_type
 
@@ -299,3 +301,20 @@ def test_every_direction_and_type_combination_is_drawable():
     run()
     assert {d for d, _ in seen} == {"EQ", "NE", "GE", "GT", "LE", "LT"}
     assert {c for _, c in seen} == {None, "FLOAT", "TOTALORDER"}
+
+
+def test_total_order_of_nan_payloads_is_implementation_defined_and_nothing_else():
+    """IEEE 754-2019 5.10 d: totalOrder orders NaNs by sign, then signaling below quiet (for +NaN);
+    between NaNs of one sign and kind the order is the implementation's."""
+    module = oracle.parse_module("""
+func.func @main(%a: tensor<5xf32>, %b: tensor<5xf32>) -> tensor<5xi1> {
+  %0 = stablehlo.compare LT, %a, %b, TOTALORDER : (tensor<5xf32>, tensor<5xf32>) -> tensor<5xi1>
+  return %0 : tensor<5xi1>
+}""")
+    bits = np.uint32
+    a = np.array([0x7FC00001, 0x7FC00001, 0x7F800001, 0xFFC00001, 0x7FC00001], bits).view(np.float32)
+    b = np.array([0x7FC00002, 0x7F800002, 0x7FC00002, 0x7FC00002, 0x7FC00001], bits).view(np.float32)
+    # quiet/quiet payloads: open; quiet vs signaling, -NaN vs +NaN, the same NaN: fixed by totalOrder
+    (mask,) = op_masks(module.main.ops[0], [a, b], [np.zeros(5, bool)])
+    assert mask.tolist() == [True, False, False, False, False]
+    assert oracle.evaluate(module, [a, b])[0].tolist()[1:] == [False, True, True, False]

@@ -46,7 +46,8 @@ type.  NaN and infinities compare exactly.  Elements whose value depends on the 
 beyond any bound are not compared (bound = NaN -> reported implementation-defined): the
 finite terms could overflow the accumulation type (S > its max), gamma_{K-1} >= 1
 (e.g. an f8 accumulation of many terms), or the result is within the bound of the
-overflow threshold of the result type.
+overflow threshold of the result type; complex: a non-finite component of the exact result
+(complex multiplication's infinities are implementation-defined, see bound_of).
 """
 
 from __future__ import annotations
@@ -344,7 +345,13 @@ def bound_of(wide: WideDot, num: DotNumerics, result: ElementType) -> np.ndarray
         x, S, own = wide.value, wide.abs_sum, wide.own_error
         re = _component_bound(x.real, S.real, own.real, wide.terms, num, result)
         im = _component_bound(x.imag, S.imag, own.imag, wide.terms, num, result)
-        return _complex(re, im)
+        # A non-finite component in the sum: complex multiplication is a nonstandard operation
+        # (spec "Floating-point exceptions"), as complex multiply's entry in oracle/impl_defined.py:
+        # (3.7 + 1.3i)(inf - 2i) is inf + inf i by the four-product formula, NaN by the
+        # three-product (Gauss) one, and C99 Annex G recovers infinities the textbook loses.
+        with np.errstate(invalid="ignore"):
+            nonfinite = ~(np.isfinite(x.real) & np.isfinite(x.imag))
+        return _complex(np.where(nonfinite, np.nan, re), np.where(nonfinite, np.nan, im))
     return _component_bound(wide.value, wide.abs_sum, wide.own_error, wide.terms, num, result)
 
 

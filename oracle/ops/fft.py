@@ -102,9 +102,14 @@ def fft_wide(x: np.ndarray, fft_type: str, fft_length) -> np.ndarray:
 # ------------------------------------------------------------------------- error bound
 
 def _block_norm(x: np.ndarray, length: int) -> np.ndarray:
-    """||x||_2 over the last ``length`` dims (inf / NaN propagate)."""
+    """||x||_2 over the last ``length`` dims (inf / NaN propagate), scaled by the block's largest
+    magnitude so that squares of values beyond 1e154 do not overflow to an infinite bound."""
+    axes = tuple(range(-length, 0))
     with np.errstate(all="ignore"):
-        return np.sqrt(np.sum(np.abs(x.astype(np.complex128)) ** 2, axis=tuple(range(-length, 0)), keepdims=True))
+        magnitude = np.abs(x.astype(np.complex128))
+        largest = np.max(magnitude, axis=axes, keepdims=True, initial=0.0)
+        scaled = magnitude / np.where(largest > 0, largest, 1.0)
+        return largest * np.sqrt(np.sum(scaled ** 2, axis=axes, keepdims=True))
 
 
 def fft_error_bound(op_, inputs, result_types):

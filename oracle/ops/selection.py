@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..allowances import componentwise_complex, correctly_rounded
+from ..allowances import ImplDefined, componentwise_complex, correctly_rounded
 from .. import ir
 from ..errors import OracleError
-from ..registry import Signature, op, record_facts
+from ..impl_defined_masks import total_order_nan_payloads
+from ..registry import Signature, add_impl_defined, op, record_facts
 from ..quantization import dequantize_op_quantize
 from ._checks import shape_error
 from ..types import ALL_ELEMENT_TYPES, BOOL, ElementType, TensorType, as_element_type
@@ -265,3 +266,15 @@ def clamp(op_, args, ctx, env):
 for _name in ("clamp", "compare", "select"):  # IEEE-754 comparisons / selections: exact
     record_facts(f"stablehlo.{_name}", tolerances=correctly_rounded())
     record_facts(f"stablehlo.{_name}", tolerances=componentwise_complex())
+
+
+# compare TOTALORDER: IEEE totalOrder fixes the order of NaNs by sign and kind only.
+add_impl_defined(
+    ImplDefined("compare", "TOTALORDER, LT/LE/GT/GE: both operands NaNs of one sign and one kind (quiet or "
+                "signaling) with different payloads",
+                "IEEE 754-2019 5.10 d.3: 'otherwise, the order of NaNs is implementation-defined'; the "
+                "oracle orders them by their bits",
+                'compare: "For floating-point element types with compare_type = TOTALORDER, the op uses '
+                'the combination of totalOrder and compareQuietEqual operations from IEEE-754."',
+                total_order_nan_payloads),
+)
