@@ -362,13 +362,21 @@ def multiply_operand(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) 
                for v in op.operands)
 
 
-def broadcast_divisor(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
-    """A divide whose divisor a broadcast computes (a compiler may then multiply by the reciprocal,
-    one division per broadcast element instead of one per result element)."""
+def _folds_to_constant(value, preceding: Sequence[ir.Op]) -> bool:
+    """A value computed from constants alone (a compiler's constant folder knows it)."""
+    producer = _producer(value, preceding)
+    return producer is not None and (producer.name == "stablehlo.constant" or (
+        bool(producer.operands) and all(_folds_to_constant(v, preceding) for v in producer.operands)))
+
+
+def reciprocal_divisor(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
+    """A divide whose divisor a broadcast computes, or the constant folder knows (a compiler may
+    then multiply by the divisor's reciprocal, one division per divisor element)."""
     if op.name != "stablehlo.divide" or len(op.operands) < 2:
         return False
     producer = _producer(op.operands[1], preceding)
-    return producer is not None and producer.name in ("stablehlo.broadcast_in_dim", "stablehlo.broadcast")
+    return producer is not None and (producer.name in ("stablehlo.broadcast_in_dim", "stablehlo.broadcast")
+                                     or _folds_to_constant(op.operands[1], preceding))
 
 
 def scatter_without_index_vector(op: ir.Op, operands: Sequence) -> bool:
@@ -439,11 +447,11 @@ CONDITIONS: dict[str, Callable[..., bool]] = {
     "after_quantized_reduce_window": after_quantized_reduce_window,
     "complex_splat_constant_to_real": complex_splat_constant_to_real,
     "multiply_operand": multiply_operand,
-    "broadcast_divisor": broadcast_divisor,
+    "reciprocal_divisor": reciprocal_divisor,
 }
 #: The conditions that also read the ops before the op in its function (a third argument).
 PROGRAM_CONDITIONS = frozenset({"after_quantized_reduce_window", "complex_splat_constant_to_real",
-                                "multiply_operand", "broadcast_divisor"})
+                                "multiply_operand", "reciprocal_divisor"})
 
 
 def triggered(op: ir.Op | None, operands: Sequence | None, preceding: Sequence[ir.Op] | None = None

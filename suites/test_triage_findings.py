@@ -357,58 +357,20 @@ def test_a_contracted_multiply_add_is_the_listed_xla_deviation_and_nothing_else(
     assert "multiply_operand" not in triggered(lone, inputs[:2], [])
 
 
-def test_a_divide_by_a_broadcast_divisor_is_the_condition_of_the_reciprocal_rewrite():
+def test_a_divide_by_a_broadcast_or_constant_divisor_is_the_condition_of_the_reciprocal_rewrite():
     module = oracle.parse_module("""
 func.func @main(%a: tensor<8x4xf32>, %b: tensor<4xf32>) -> tensor<8x4xf32> {
   %0 = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<4xf32>) -> tensor<8x4xf32>
   %1 = stablehlo.divide %a, %0 : tensor<8x4xf32>
   %2 = stablehlo.divide %0, %a : tensor<8x4xf32>
+  %c = stablehlo.constant dense<2.0> : tensor<8x4xf32>
+  %3 = stablehlo.log %c : tensor<8x4xf32>
+  %4 = stablehlo.divide %a, %3 : tensor<8x4xf32>
   return %1 : tensor<8x4xf32>
 }""")
-    broadcast, by_broadcast, of_broadcast = module.main.ops[:3]
+    ops = module.main.ops
     operands = [np.ones((8, 4), np.float32)] * 2
-    assert "broadcast_divisor" in triggered(by_broadcast, operands, [broadcast])
-    assert "broadcast_divisor" not in triggered(of_broadcast, operands, [broadcast, by_broadcast])
-    assert "broadcast_divisor" not in triggered(by_broadcast, operands)  # no program context: not evaluated
-
-
-SORT_NEGATIVE_DIMENSION = """
-func.func @main(%k: tensor<3x2xf32>, %v: tensor<3x2xi32>) -> tensor<3x2xi32> {
-  %0:2 = "stablehlo.sort"(%k, %v) ({
-  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
-    %1 = "stablehlo.compare"(%a, %b) {comparison_direction = #stablehlo<comparison_direction LE>} : (tensor<f32>, tensor<f32>) -> tensor<i1>
-    "stablehlo.return"(%1) : (tensor<i1>) -> ()
-  }) {dimension = DIM : i64, is_stable = true} : (tensor<3x2xf32>, tensor<3x2xi32>) -> (tensor<3x2xf32>, tensor<3x2xi32>)
-  return %0#1 : tensor<3x2xi32>
-}"""
-
-
-class DropsSortsAlongNegativeDimensions(OracleBackend):
-    """The oracle, except that a sort along a negative dimension gives its inputs back unsorted, as
-    XLA's compiler sometimes makes of it (judge/deviations/xla.toml)."""
-    name = "xla"
-
-    def run_many(self, program, input_sets, timeout=60):
-        if '"stablehlo.sort"' in program and "dimension = -" in program:
-            module = oracle.parse_module(program)
-            sort, ret = module.main.ops[0], module.main.ops[-1]
-            picks = [list(sort.results).index(v) if v in sort.results else None for v in ret.operands]
-            return [RunResult("ok", [inputs[k] for k in picks]) for inputs in input_sets]
-        return super().run_many(program, input_sets, timeout)
-
-
-def test_a_sort_along_a_negative_dimension_that_comes_back_unsorted_is_the_listed_xla_deviation():
-    """sort (C4): dimension -1 is dimension 1 of a rank-2 operand; keys [[2, 1], ...] sort to
-    [[1, 2], ...] carrying their values.  Unsorted along -1 it is the listed deviation; the same
-    failure along dimension 1 is not (another sort bug stays new)."""
-    keys = np.array([[2, 1], [3, 4], [6, 5]], np.float32)
-    values = np.array([[0, 1], [2, 3], [4, 5]], np.int32)
-    negative = oracle.parse_module(SORT_NEGATIVE_DIMENSION.replace("DIM", "-1"))
-    assert oracle_run(negative, [keys, values])[0][0].tolist() == [[1, 0], [2, 3], [5, 4]]
-    verdict = check_program(DropsSortsAlongNegativeDimensions(), negative, [keys, values])
-    assert verdict.status == "mismatch" and verdict.op == "stablehlo.sort"
-    assert "negative_sort_dimension" in verdict.triggers
-    assert "sort along a negative dimension" in known_reason("xla", verdict, negative)
-    assert not known_reason("xla-folded", verdict, negative)  # (not seen there)
-    positive = oracle.parse_module(SORT_NEGATIVE_DIMENSION.replace("DIM", "1"))
-    assert "negative_sort_dimension" not in triggered(positive.main.ops[0], [keys, values])
+    assert "reciprocal_divisor" in triggered(ops[1], operands, ops[:1])
+    assert "reciprocal_divisor" not in triggered(ops[2], operands, ops[:2])  # the divisor is an argument
+    assert "reciprocal_divisor" in triggered(ops[5], operands, ops[:5])  # log(2) folds to a constant
+    assert "reciprocal_divisor" not in triggered(ops[1], operands)  # no program context: not evaluated
