@@ -128,21 +128,22 @@ def _watch_parent():
             os._exit(0)
 
 
-#: Engines whose modules a worker imports once and then forks a fresh server from, again
-#: after each crash: importing jax costs ~1.3 s of CPU, a fork ~0.1 s, and XLA aborts the
-#: process on some programs (a full run meets ~150 such crashes).
-_FORK_PRELOAD = {"xla": ("jax", "adapters.xla"), "xla-folded": ("jax", "adapters.xla")}
+#: Engines whose worker sets up once ("module:function": imports, nothing that starts a
+#: thread) and then forks a fresh server from, again after each crash: importing jax and
+#: scipy's LAPACK costs ~2 s of CPU, a fork ~0.1 s, and XLA aborts the process on some
+#: programs (a full run meets ~150 such crashes).
+_FORK_PRELOAD = {"xla": "adapters.xla:preload_worker", "xla-folded": "adapters.xla:preload_worker"}
 
 
 def _preload_and_fork(name: str, chan: "_Channel") -> bool:
-    """In the worker: import the engine's modules, then serve from forked children, one at a
+    """In the worker: set the engine up (``_FORK_PRELOAD``), then serve from forked children, one at a
     time; when one dies of a signal or an error exit, tell the parent ``{"kind": "died",
     "status": returncode}`` and fork the next (which says "ready" as a fresh worker would).
     Returns True in a child (go on serving), False in the worker when a child exited cleanly."""
     import importlib
 
-    for module in _FORK_PRELOAD[name]:
-        importlib.import_module(module)
+    module, function = _FORK_PRELOAD[name].split(":")
+    getattr(importlib.import_module(module), function)()
     while True:
         pid = os.fork()
         if pid == 0:

@@ -142,6 +142,24 @@ class _Prepared:
         self.text, self.executable, self.signature, self.grid = text, executable, signature, grid
 
 
+def prepare_lapack() -> None:
+    """Point the lapack_*_ffi custom-call targets at LAPACK: jax sets those pointers only when
+    it lowers a linalg op itself; unset, they SIGSEGV.  The first call imports scipy.linalg
+    (~0.7 s of CPU); it starts no thread."""
+    from jaxlib import lapack
+
+    lapack.prepare_lapack_call("getrf_ffi", np.float32)
+
+
+def preload_worker() -> None:
+    """What an XLA worker does once before it forks its servers (adapters/worker.py): import
+    jax and prepare LAPACK, so that a server forked after a crash starts in ~0.1 s instead of
+    importing scipy again; nothing here starts a thread (a fork keeps only the calling one)."""
+    import jax  # noqa: F401
+
+    prepare_lapack()
+
+
 class XlaEngine:
     """Runs inside the worker process."""
 
@@ -156,9 +174,8 @@ class XlaEngine:
         self.per_case_compile = folded
         self.folded = folded
         self.client = xb.get_backend(platform)  # RuntimeError when the platform is absent
-        if platform == "cpu":  # the lapack_*_ffi targets call LAPACK through pointers that jax sets
-            from jaxlib import lapack  # only when it lowers a linalg op itself: unset, they SIGSEGV
-            lapack.prepare_lapack_call("getrf_ffi", np.float32)  # initializes the LAPACK pointers
+        if platform == "cpu":
+            prepare_lapack()
         devices = self.client.local_devices()
         if not devices:
             raise RuntimeError(f"no {platform} devices")
