@@ -72,7 +72,7 @@ def _largest(cases):
     return max(cases, key=elements)
 
 
-def _first_of(strategy, tries: int, seed: int) -> list:
+def first_case_of(strategy, tries: int, seed: int) -> list:
     """[the first case (not None) among the first ``tries`` examples of ``strategy``], or [].
     The first example alone is tried first: Hypothesis's first example is its simplest one
     whatever ``max_examples`` is, so where it is a case it is the same one, drawn once instead
@@ -101,7 +101,7 @@ def draw_cases(op_info, element_type, max_examples: int, seed: int) -> list[Case
         # special-value case, or for an op that does not pair up elements, one drawn case.
         pairs_elements = op_info.family in ELEMENTWISE_FAMILIES
         for key in keys:
-            drawn = _first_of(special_value_cases(op_info, element_type, key), 4, seed) if pairs_elements else []
+            drawn = first_case_of(special_value_cases(op_info, element_type, key), 4, seed) if pairs_elements else []
             special += drawn or [_largest(collect_examples(one_op_programs(op_info, element_type, key),
                                                            KEYED_TRIES, seed))]
         if not keys:
