@@ -92,6 +92,7 @@ def make_engine(name: str):
 class _Channel:
     def __init__(self, rfd: int, wfd: int):
         self.rfd, self.wfd = rfd, wfd
+        self.seq = None  # the request being answered: every reply carries its "seq"
 
     def _read_exact(self, n: int) -> bytes | None:
         chunks, got = [], 0
@@ -114,6 +115,8 @@ class _Channel:
         return decode_payload(payload)
 
     def send(self, header: dict, arrays=()):
+        if self.seq is not None:
+            header = {**header, "seq": self.seq}
         data = memoryview(encode_message(header, list(arrays)))
         while data:
             k = os.write(self.wfd, data)
@@ -128,21 +131,22 @@ def _watch_parent():
             os._exit(0)
 
 
-#: Engines whose modules a worker imports once and then forks a fresh server from, again
-#: after each crash: importing jax costs ~1.3 s of CPU, a fork ~0.1 s, and XLA aborts the
-#: process on some programs (a full run meets ~150 such crashes).
-_FORK_PRELOAD = {"xla": ("jax", "adapters.xla"), "xla-folded": ("jax", "adapters.xla")}
+#: Engines whose worker sets up once ("module:function": imports, nothing that starts a
+#: thread) and then forks a fresh server from, again after each crash: importing jax and
+#: scipy's LAPACK costs ~2 s of CPU, a fork ~0.1 s, and XLA aborts the process on some
+#: programs (a full run meets ~150 such crashes).
+_FORK_PRELOAD = {"xla": "adapters.xla:preload_worker", "xla-folded": "adapters.xla:preload_worker"}
 
 
 def _preload_and_fork(name: str, chan: "_Channel") -> bool:
-    """In the worker: import the engine's modules, then serve from forked children, one at a
+    """In the worker: set the engine up (``_FORK_PRELOAD``), then serve from forked children, one at a
     time; when one dies of a signal or an error exit, tell the parent ``{"kind": "died",
     "status": returncode}`` and fork the next (which says "ready" as a fresh worker would).
     Returns True in a child (go on serving), False in the worker when a child exited cleanly."""
     import importlib
 
-    for module in _FORK_PRELOAD[name]:
-        importlib.import_module(module)
+    module, function = _FORK_PRELOAD[name].split(":")
+    getattr(importlib.import_module(module), function)()
     while True:
         pid = os.fork()
         if pid == 0:
@@ -184,6 +188,7 @@ def worker_main(name: str) -> int:
         if msg is None:
             return 0
         header, arrays = msg
+        chan.seq = header.get("seq")
         op = header.get("op")
         if op == "exit":
             return 0
@@ -283,6 +288,7 @@ class WorkerClient:
         self.info = ""
         self.restarts = 0
         self._buf = b""
+        self._seq = 0  # the last request's sequence number; replies to earlier ones are dropped
         self._err_fd, self._err_path = tempfile.mkstemp(prefix=f"shlo-worker-{backend}-", suffix=".stderr")
         self._err_mark = 0
         self._compile_crashes: dict[str, RunResult] = {}
@@ -460,13 +466,30 @@ class WorkerClient:
         return f"{what}: {self.backend} worker {how}" + (f"; stderr:\n{tail}" if tail else "")
 
     # ---------------------------------------------------------------- messages
-    def _send(self, header: dict, arrays) -> None:
-        data = memoryview(encode_message(header, list(arrays)))
-        fd = self.proc.stdin.fileno()
+    def _send(self, header: dict, arrays, deadline: float | None = None) -> None:
+        """Send a request numbered ``seq`` (its replies carry it).  While the worker's stdin is
+        full, what the worker writes is read into the buffer: a server forked after a crash may
+        still be answering a request given up on, and two processes each waiting for the other
+        to read would hang the run (seen once in a full run)."""
+        self._seq += 1
+        data = memoryview(encode_message({**header, "seq": self._seq}, list(arrays)))
+        wfd, rfd = self.proc.stdin.fileno(), self.proc.stdout.fileno()
         try:
             while data:
-                k = os.write(fd, data)
-                data = data[k:]
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    raise _TimedOut()
+                readable, writable, _ = select.select([rfd], [wfd], [], left)
+                if not readable and not writable:
+                    raise _TimedOut()
+                if readable:
+                    chunk = os.read(rfd, 1 << 16)
+                    if not chunk:
+                        raise _Died("worker pipe closed")
+                    self._buf += chunk
+                if writable:  # at most a page: a writable pipe takes that much without blocking
+                    k = os.write(wfd, data[:select.PIPE_BUF])
+                    data = data[k:]
         except (BrokenPipeError, OSError):
             raise _Died("worker pipe closed") from None
 
@@ -486,15 +509,18 @@ class WorkerClient:
                     raise _Died()
                 self._buf += chunk
 
-        fill(8)
-        (n,) = struct.unpack_from("<Q", self._buf, 0)
-        fill(8 + n)
-        payload, self._buf = self._buf[8:8 + n], self._buf[8 + n:]
-        header, arrays = decode_payload(payload)
-        if header.get("kind") == "died":  # a forked server died; the worker forks the next one
-            self._child_status = header.get("status")
-            raise _Died()
-        return header, arrays
+        while True:
+            fill(8)
+            (n,) = struct.unpack_from("<Q", self._buf, 0)
+            fill(8 + n)
+            payload, self._buf = self._buf[8:8 + n], self._buf[8 + n:]
+            header, arrays = decode_payload(payload)
+            if header.get("seq", self._seq) != self._seq:
+                continue  # a reply to a request given up on (its server died after answering)
+            if header.get("kind") == "died":  # a forked server died; the worker forks the next one
+                self._child_status = header.get("status")
+                raise _Died()
+            return header, arrays
 
     # ---------------------------------------------------------------- running
     def run_many(self, program: str, input_sets: list[list[np.ndarray]], timeout: float = 60) -> list[RunResult]:
@@ -528,7 +554,7 @@ class WorkerClient:
             rest = input_sets[i:]
             try:
                 self._send({"op": "run", "program": program, "counts": [len(s) for s in rest]},
-                           [a for s in rest for a in s])
+                           [a for s in rest for a in s], time.monotonic() + timeout)
                 header, _ = self._read(time.monotonic() + timeout)
             except _Died:
                 r = RunResult("crash", None, self._death_message("crashed while compiling"),
@@ -594,7 +620,7 @@ class WorkerClient:
             self._set_mark()
             try:
                 self._send({"op": "batch", "programs": list(programs), "counts": [len(s) for s in input_sets]},
-                           [a for s in input_sets for a in s])
+                           [a for s in input_sets for a in s], time.monotonic() + timeout)
                 header, arrays = self._read(time.monotonic() + timeout)
             except _Died:
                 self._reap()

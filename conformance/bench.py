@@ -9,6 +9,8 @@ The fuzz loop evaluates millions of such programs, so per-op Python overhead mat
 fresh process and output folder, default options, then ``--max-examples 5``, the old
 default), and the one-case-at-a-time path as it was against the batched one on the same
 random subset of op x element type pairs, back to back (``--pairs N``, ``--skip-full``).
+``--run --baseline TREE``: the main command of a checkout of an earlier commit and this one's,
+back to back, both coverages, and whether they drew the same cases.
 Wall and CPU seconds (CPU counts every process, so it is the steadier number on a shared
 machine) and cases/s.  ``--dot-conv`` and ``--fuzz`` measure what their names say.
 """
@@ -195,9 +197,11 @@ def _cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def measure_main_command(backend_name: str = "xla", args: tuple = ()) -> dict:
+def measure_main_command(backend_name: str = "xla", args: tuple = (), tree: str | None = None) -> dict:
     """The README's main command as a user meets it: a fresh process, a fresh output folder,
-    default options (plus ``args``), no warm-up.  Wall time, CPU time (every process), cases/s."""
+    default options (plus ``args``), no warm-up.  Wall time, CPU time (every process), cases/s,
+    the load average before and after, and the cases' ids (``ids``, to tell two runs drew the
+    same cases).  ``tree``: run the suite checked out there (an earlier commit) instead."""
     import os
     import subprocess
     import sys
@@ -208,16 +212,20 @@ def measure_main_command(backend_name: str = "xla", args: tuple = ()) -> dict:
     out = os.path.join(tempfile.mkdtemp(prefix="shlo-bench-run-"), "results")
     command = [sys.executable, "-m", "conformance.cli", "run", "--backend", backend_name, "--out", out, "--quiet",
                *args]
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(tree)) if tree else None
+    load = os.getloadavg()[0]
     started, cpu = time.perf_counter(), _cpu_seconds()
-    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tree, env=env)
     seconds, cpu = time.perf_counter() - started, _cpu_seconds() - cpu
     try:
-        cases = len(read_cases(os.path.join(out, "results.json"))[1])
+        ids = [c.id for c in read_cases(os.path.join(out, "results.json"))[1]]
     except (OSError, ValueError, KeyError, TypeError):
         tail = "\n".join(done.stdout.splitlines()[-5:])
         raise RuntimeError(f"`{' '.join(command)}` wrote no results (exit {done.returncode}):\n{tail}") from None
-    return {"command": " ".join(["shlo-conform", *command[3:]]), "exit": done.returncode, "cases": cases,
-            "wall_s": round(seconds, 1), "cpu_s": round(cpu, 1), "cases_per_s": round(cases / seconds, 2)}
+    return {"command": " ".join(["shlo-conform", *command[3:]]), "tree": tree or ".", "exit": done.returncode,
+            "cases": len(ids), "wall_s": round(seconds, 1), "cpu_s": round(cpu, 1),
+            "cases_per_s": round(len(ids) / seconds, 2), "load": [round(load, 2), round(os.getloadavg()[0], 2)],
+            "ids": ids}
 
 
 def compare_paths(backend_name: str = "xla", pairs: int = 60, max_examples: int = 5, seed: int = 1) -> dict:
@@ -270,7 +278,20 @@ def _main_command_report(argv) -> None:
     parser.add_argument("--backend", default="xla")
     parser.add_argument("--pairs", type=int, default=60, help="op x element type pairs for the old-vs-new subset")
     parser.add_argument("--skip-full", action="store_true", help="only the subset comparison")
+    parser.add_argument("--baseline", metavar="TREE",
+                        help="a checkout of an earlier commit: its main command runs just before this one's "
+                             "(same seed) and the two are compared (wall, CPU, whether the cases are the same)")
     args = parser.parse_args(argv)
+    if args.baseline:
+        for extra in ((), ("--max-examples", "5")):
+            before = measure_main_command(args.backend, extra, tree=args.baseline)
+            after = measure_main_command(args.backend, extra)
+            for run in (before, after):
+                print(f"cold main command: { {k: v for k, v in run.items() if k != 'ids'} }")
+            print(f"  speedup {before['wall_s'] / max(after['wall_s'], 1e-9):.2f}x wall, "
+                  f"{before['cpu_s'] / max(after['cpu_s'], 1e-9):.2f}x CPU; same cases: "
+                  f"{before['ids'] == after['ids']} ({len(set(before['ids']) & set(after['ids']))} in common)")
+        return
     subset = compare_paths(args.backend, args.pairs)
     print(f"subset of {args.pairs} op x element type pairs, max-examples 5, old then new, back to back:")
     for mode in ("old", "new"):
@@ -285,7 +306,7 @@ def _main_command_report(argv) -> None:
         return
     for extra in ((), ("--max-examples", "5")):
         full = measure_main_command(args.backend, extra)
-        print(f"cold main command: {full}")
+        print(f"cold main command: { {k: v for k, v in full.items() if k != 'ids'} }")
 
 
 if __name__ == "__main__" and "--run" in __import__("sys").argv:

@@ -72,6 +72,18 @@ def _largest(cases):
     return max(cases, key=elements)
 
 
+def first_case_of(strategy, tries: int, seed: int) -> list:
+    """[the first case (not None) among the first ``tries`` examples of ``strategy``], or [].
+    The first example alone is tried first: Hypothesis's first example is its simplest one
+    whatever ``max_examples`` is, so where it is a case it is the same one, drawn once instead
+    of along with ``tries - 1`` examples that were thrown away."""
+    for n in (1, tries):
+        drawn = [c for c in collect_examples(strategy, n, seed) if c is not None]
+        if drawn:
+            return drawn[:1]
+    return []
+
+
 def draw_cases(op_info, element_type, max_examples: int, seed: int) -> list[Case]:
     """Up to ``max_examples`` distinct cases, reproducibly for a given seed; for ops that pair up
     operand elements by index, the special-value cases (generators.programs.special_value_cases:
@@ -89,8 +101,7 @@ def draw_cases(op_info, element_type, max_examples: int, seed: int) -> list[Case
         # special-value case, or for an op that does not pair up elements, one drawn case.
         elementwise = pairs_elements(op_info)
         for key in keys:
-            drawn = [c for c in collect_examples(special_value_cases(op_info, element_type, key), 4, seed)
-                     if c is not None][:1] if elementwise else []
+            drawn = first_case_of(special_value_cases(op_info, element_type, key), 4, seed) if elementwise else []
             special += drawn or [_largest(collect_examples(one_op_programs(op_info, element_type, key),
                                                            KEYED_TRIES, seed))]
         if not keys:

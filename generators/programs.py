@@ -128,10 +128,17 @@ def one_op_programs(op_info: OpInfo, element_type: str | ElementType | Sequence 
     return _cases(op_info, element_strategy, draw_signature)
 
 
+@st.composite
+def _drawn_by(draw, draw_case):
+    """The strategy of a drawing function defined per call: decorated with ``st.composite``
+    itself, each call had Hypothesis read and parse the function's source (about a quarter
+    of the time a run spent drawing its cases).  The cases drawn are the same."""
+    return draw_case(draw)
+
+
 def _cases(op_info: OpInfo, element_strategy, draw_signature, draw_inputs=None) -> st.SearchStrategy:
     """Cases from ``draw_signature(draw, et)``; with ``draw_inputs``, that returns (signature,
     what draw_inputs(draw, op_info, signature, what) needs) and draws the inputs."""
-    @st.composite
     def draw_case(draw):
         draw = as_draw(draw)  # the op record's hooks reach the strategies through it
         et = draw(element_strategy)
@@ -151,7 +158,7 @@ def _cases(op_info: OpInfo, element_strategy, draw_signature, draw_inputs=None) 
             inputs = draw(input_sets(sig))
         names = _unique_names(_element_names(sig.operand_types) + _element_names(sig.result_types))
         return Case(module=module, inputs=inputs, op=op_info.name, element_types=names or (str(et),), signature=sig)
-    return draw_case()
+    return _drawn_by(draw_case)
 
 
 # ----------------------------------------------------------------- special-value cases
@@ -185,7 +192,6 @@ def special_value_cases(op_info: OpInfo, element_type, key=None, values=special_
     array-api-tests' special cases and XLA's exhaustive tests.  ``key``: one of the op's
     signature keys (``signature_keys``), passed on to its ``draw_signature``; ``values``: the
     operand arrays from the operands' element types (conformance/exhaustive.py: every value)."""
-    @st.composite
     def draw_case(draw):
         draw = as_draw(draw)
         et = as_element_type(element_type)
@@ -206,7 +212,7 @@ def special_value_cases(op_info: OpInfo, element_type, key=None, values=special_
         names = _unique_names(_element_names(sig.operand_types) + _element_names(sig.result_types))
         return Case(module=build_module(op_info.name, sig), inputs=list(inputs), op=op_info.name,
                     element_types=names, signature=sig)
-    return draw_case()
+    return _drawn_by(draw_case)
 
 
 def signature_keys(op_info: OpInfo, element_type) -> list:

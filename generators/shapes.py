@@ -8,6 +8,7 @@ are still drawn on purpose, about one in ten each.
 
 from __future__ import annotations
 
+import functools
 import math
 
 from hypothesis import strategies as st
@@ -40,6 +41,7 @@ def _fit(sides: list[int], lo_side: int, hi_side: int) -> tuple[int, ...]:
     return tuple(sides)
 
 
+@functools.lru_cache(maxsize=None)  # a composite defined per call costs Hypothesis a parse of its source
 def _real_shapes(min_rank: int, max_rank: int, min_side: int, max_side: int) -> st.SearchStrategy:
     lo_side = max(min_side, 1)
     choices = [s for s in _REAL_SIDES if lo_side <= s <= max_side] or [max_side]
@@ -58,6 +60,7 @@ def _small_shapes(min_rank: int, max_rank: int, min_side: int, max_side: int) ->
     return st.lists(st.integers(min_side, max_side), min_size=max(min_rank, 1), max_size=max(max_rank, 1)).map(tuple)
 
 
+@functools.lru_cache(maxsize=None)
 def _empty_shapes(min_rank: int, max_rank: int, max_side: int) -> st.SearchStrategy:
     """Shapes with one zero-size dimension."""
     @st.composite
