@@ -96,6 +96,14 @@ def _floats(operands: Sequence) -> list:
             and (x.dtype.kind == "f" or x.dtype.name.startswith(("float", "bfloat")))]
 
 
+def _some_element(operands: Sequence, holds) -> bool:
+    """``holds(x, smallest_normal)`` is true for some element of some real float operand (x in
+    float64, exact for every narrower float type)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        return any(bool(np.any(holds(x.astype(np.float64), float(ml_dtypes.finfo(x.dtype).smallest_normal))))
+                   for x in _floats(operands))
+
+
 def subnormal_operand(op: ir.Op, operands: Sequence) -> bool:
     """Some float operand element is subnormal."""
     return any(bool(np.any(is_subnormal(x))) for x in _floats(operands))
@@ -103,47 +111,36 @@ def subnormal_operand(op: ir.Op, operands: Sequence) -> bool:
 
 def nan_operand(op: ir.Op, operands: Sequence) -> bool:
     """Some float operand element is NaN."""
-    with np.errstate(invalid="ignore"):
-        return any(bool(np.any(x != x)) for x in _floats(operands))
+    return _some_element(operands, lambda x, _: np.isnan(x))
 
 
 def nonfinite_operand(op: ir.Op, operands: Sequence) -> bool:
     """Some float operand element is infinite or NaN."""
-    return any(bool(np.any(~np.isfinite(x.astype(np.float64)))) for x in _floats(operands))
+    return _some_element(operands, lambda x, _: ~np.isfinite(x))
 
 
 def atanh_operand_near_0_4(op: ir.Op, operands: Sequence) -> bool:
     """chlo.atanh with an operand element 0.38 <= |x| <= 0.42 (where XLA's f64 atanh loses up to
     125 ULP: measured 0.3876 <= |x| <= 0.4138)."""
-    if op.name != "chlo.atanh":
-        return False
-    return any(bool(np.any((np.abs(x.astype(np.float64)) >= 0.38) & (np.abs(x.astype(np.float64)) <= 0.42)))
-               for x in _floats(operands))
+    return op.name == "chlo.atanh" and _some_element(operands, lambda x, _: (abs(x) >= 0.38) & (abs(x) <= 0.42))
 
 
 def acosh_operand_just_above_one(op: ir.Op, operands: Sequence) -> bool:
     """chlo.acosh with an operand element 1 < x <= 1.125 (near its zero at 1, where x**2 - 1
     cancels)."""
-    if op.name != "chlo.acosh":
-        return False
-    return any(bool(np.any((x.astype(np.float64) > 1) & (x.astype(np.float64) <= 1.125))) for x in _floats(operands))
+    return op.name == "chlo.acosh" and _some_element(operands, lambda x, _: (x > 1) & (x <= 1.125))
 
 
 def atan_operand_0_62_to_0_66(op: ir.Op, operands: Sequence) -> bool:
     """chlo.atan with an operand element 0.62 <= |x| <= 0.66 (where IREE's f32 atan loses up to
     39 ULP: measured 0.6264 <= |x| <= 0.6593)."""
-    if op.name != "chlo.atan":
-        return False
-    return any(bool(np.any((np.abs(x.astype(np.float64)) >= 0.62) & (np.abs(x.astype(np.float64)) <= 0.66)))
-               for x in _floats(operands))
+    return op.name == "chlo.atan" and _some_element(operands, lambda x, _: (abs(x) >= 0.62) & (abs(x) <= 0.66))
 
 
 def log_plus_one_small_operand(op: ir.Op, operands: Sequence) -> bool:
     """log_plus_one with an operand element |x| < 2**-6, zeros included (where IREE's f64
     log_plus_one, computed as log(1 + x), loses its accuracy: measured |x| <= 0.0078)."""
-    if op.name != "stablehlo.log_plus_one":
-        return False
-    return any(bool(np.any(np.abs(x.astype(np.float64)) < 2.0 ** -6)) for x in _floats(operands))
+    return op.name == "stablehlo.log_plus_one" and _some_element(operands, lambda x, _: abs(x) < 2.0 ** -6)
 
 
 def stable_sort_with_equal_keys(op: ir.Op, operands: Sequence) -> bool:
@@ -161,33 +158,19 @@ def stable_sort_with_equal_keys(op: ir.Op, operands: Sequence) -> bool:
 def erf_tiny_operand(op: ir.Op, operands: Sequence) -> bool:
     """chlo.erf with an operand element nonzero and below 64 x its type's smallest normal (an
     intermediate like x * c with a small c is subnormal, flushed in flush-to-zero mode)."""
-    if op.name != "chlo.erf":
-        return False
-    for x in _floats(operands):
-        smallest = float(ml_dtypes.finfo(x.dtype).smallest_normal)
-        magnitude = np.abs(x.astype(np.float64))
-        if np.any((magnitude > 0) & (magnitude < 64 * smallest)):
-            return True
-    return False
+    return op.name == "chlo.erf" and _some_element(operands, lambda x, tiny: (x != 0) & (abs(x) < 64 * tiny))
 
 
 def smallest_normal_binade_operand(op: ir.Op, operands: Sequence) -> bool:
     """Some float operand element lies in [smallest normal, 2 x smallest normal) of its type."""
-    for x in _floats(operands):
-        smallest = float(ml_dtypes.finfo(x.dtype).smallest_normal)
-        magnitude = np.abs(x.astype(np.float64))
-        if np.any((magnitude >= smallest) & (magnitude < 2 * smallest)):
-            return True
-    return False
+    return _some_element(operands, lambda x, tiny: (abs(x) >= tiny) & (abs(x) < 2 * tiny))
 
 
 def acosh_operand_square_overflows(op: ir.Op, operands: Sequence) -> bool:
     """chlo.acosh with an operand element beyond sqrt(largest f32), 1.8e19 (x**2 overflows f32:
     the textbook log(x + sqrt(x**2 - 1)) gives inf)."""
-    if op.name != "chlo.acosh":
-        return False
-    return any(bool(np.any(np.abs(x.astype(np.float64)) > math.sqrt(float(np.finfo(np.float32).max))))
-               for x in _floats(operands))
+    largest_root = math.sqrt(float(np.finfo(np.float32).max))
+    return op.name == "chlo.acosh" and _some_element(operands, lambda x, _: abs(x) > largest_root)
 
 
 def complex_positive_zero_part(op: ir.Op, operands: Sequence) -> bool:
