@@ -161,6 +161,17 @@ def erf_tiny_operand(op: ir.Op, operands: Sequence) -> bool:
     return op.name == "chlo.erf" and _some_element(operands, lambda x, tiny: (x != 0) & (abs(x) < 64 * tiny))
 
 
+def erfc_operand_at_least_8(op: ir.Op, operands: Sequence) -> bool:
+    """chlo.erfc of some x >= 8: exp(-x*x) with x*x rounded once is off by up to x**2 / 2 eps
+    (relative), 32 eps at 8, past the Erfc error spec's 35 eps beyond about 8.4."""
+    return op.name == "chlo.erfc" and _some_element(operands, lambda x, _: x >= 8)
+
+
+def erf_inv_operand_near_one(op: ir.Op, operands: Sequence) -> bool:
+    """chlo.erf_inv of some |x| > 0.999 (the tail, where XLA's f64 erf_inv loses accuracy)."""
+    return op.name == "chlo.erf_inv" and _some_element(operands, lambda x, _: (abs(x) > 0.999) & (abs(x) < 1))
+
+
 def smallest_normal_binade_operand(op: ir.Op, operands: Sequence) -> bool:
     """Some float operand element lies in [smallest normal, 2 x smallest normal) of its type."""
     return _some_element(operands, lambda x, tiny: (abs(x) >= tiny) & (abs(x) < 2 * tiny))
@@ -215,6 +226,20 @@ def complex_large_component(op: ir.Op, operands: Sequence) -> bool:
     sine / cosine / exponential's imaginary part needs a range reduction)."""
     return any(bool(np.any(np.isfinite(part) & (np.abs(part) >= 1024)))
                for re, im, _ in _complex_components(operands) for part in (re, im))
+
+
+def complex_power_factor_out_of_range(op: ir.Op, operands: Sequence) -> bool:
+    """power of complex z, w where a factor of |z**w| = |z|**Re(w) * exp(-Im(w) arg z) alone
+    overflows or underflows the component type (within a factor e of its range), whatever the
+    product: the factors' logarithms Re(w) log|z| and -Im(w) arg z."""
+    if op.name not in ("stablehlo.power", "chlo.broadcast_power") or len(_complex_components(operands)) < 2:
+        return False
+    z, w = np.broadcast_arrays(*(np.asarray(x).astype(np.complex128) for x in operands[:2]))
+    fi = np.finfo(np.asarray(operands[0]).real.dtype)
+    with np.errstate(all="ignore"):
+        factors = (w.real * np.log(np.abs(z)), -w.imag * np.angle(z))
+    high, low = math.log(float(fi.max)) - 1, math.log(float(fi.smallest_normal)) + 1
+    return any(bool(np.any((f > high) | (f < low))) for f in factors)
 
 
 def zero_integer_base(op: ir.Op, operands: Sequence) -> bool:
@@ -431,6 +456,10 @@ CONDITIONS: dict[str, Callable[..., bool]] = {
     "complex_splat_constant_to_real": complex_splat_constant_to_real,
     "multiply_operand": multiply_operand,
     "reciprocal_divisor": reciprocal_divisor,
+    # the numerics triage of the 5-example run (f64 erfc / erf_inv tails, complex power factors)
+    "erfc_operand_at_least_8": erfc_operand_at_least_8,
+    "erf_inv_operand_near_one": erf_inv_operand_near_one,
+    "complex_power_factor_out_of_range": complex_power_factor_out_of_range,
 }
 #: The conditions that also read the ops before the op in its function (a third argument).
 PROGRAM_CONDITIONS = frozenset({"after_quantized_reduce_window", "complex_splat_constant_to_real",
