@@ -416,6 +416,29 @@ def negative_sort_dimension(op: ir.Op, operands: Sequence) -> bool:
     return op.name == "stablehlo.sort" and int(op.attr("dimension", -1)) < 0
 
 
+
+def select_tie_with_last_dim_padding(op: ir.Op, operands: Sequence) -> bool:
+    """select_and_scatter with padding on its last dimension, and two equal operand elements
+    within one window (a select that is not strict both ways then breaks a tie, which depends on
+    the order the window is traversed in).  Equality is taken in float64 / complex128 (wider:
+    64-bit integers may collide)."""
+    if op.name != "stablehlo.select_and_scatter" or not _padded(op) or len(operands) < 2:
+        return False
+    operand = np.asarray(operands[0])
+    if operand.ndim == 0 or operand.size == 0:
+        return False
+    padding = np.asarray(op.attr("padding")).astype(np.int64).reshape(operand.ndim, 2)
+    if not np.any(padding[-1] != 0):
+        return False
+    window = tuple(int(w) for w in op.attr("window_dimensions"))
+    strides = tuple(int(s) for s in (op.attr("window_strides", None) or (1,) * operand.ndim))
+    wide = operand.astype(np.complex128 if operand.dtype.kind == "c" else np.float64)
+    padded = np.pad(wide, [(max(lo, 0), max(hi, 0)) for lo, hi in padding], constant_values=np.nan)  # NaN: no tie
+    padded = padded[tuple(slice(max(-lo, 0), n - max(-hi, 0)) for (lo, hi), n in zip(padding, padded.shape))]
+    windows = np.lib.stride_tricks.sliding_window_view(padded, window)[tuple(slice(None, None, s) for s in strides)]
+    ordered = np.sort(windows.reshape(-1, int(np.prod(window))), axis=-1)
+    return bool(np.any(ordered[:, 1:] == ordered[:, :-1]))
+
 CONDITIONS: dict[str, Callable[..., bool]] = {
     "scatter_window_out_of_bounds": scatter_window_out_of_bounds,
     "gather_zero_slice": gather_zero_slice,
@@ -460,6 +483,7 @@ CONDITIONS: dict[str, Callable[..., bool]] = {
     "erfc_operand_at_least_8": erfc_operand_at_least_8,
     "erf_inv_operand_near_one": erf_inv_operand_near_one,
     "complex_power_factor_out_of_range": complex_power_factor_out_of_range,
+    "select_tie_with_last_dim_padding": select_tie_with_last_dim_padding,
 }
 #: The conditions that also read the ops before the op in its function (a third argument).
 PROGRAM_CONDITIONS = frozenset({"after_quantized_reduce_window", "complex_splat_constant_to_real",

@@ -169,7 +169,11 @@ def _keep_impl_defined(ctx: Context, op: ir.Op, results: list, noted: list) -> N
             mask |= m
     if mask.any():  # joined with what the op itself recorded (e.g. schedule-dependent elements)
         prev = ctx.impl_defined.get(op.results[0])
-        ctx.impl_defined[op.results[0]] = mask if prev is None else (prev | mask)
+        # A region's value is computed anew by each call of its region, whose batch shape varies
+        # (select_and_scatter's scatter steps, all_reduce's operands): an earlier call's mask
+        # of another shape describes another value, so it is replaced, never joined.
+        same_value = prev is not None and np.shape(prev) == mask.shape
+        ctx.impl_defined[op.results[0]] = (prev | mask) if same_value else mask
 
 
 def check_value(expected_type, value, *, op: ir.Op | None = None, what: str = "") -> None:

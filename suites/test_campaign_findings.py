@@ -316,3 +316,44 @@ def test_fft_bound_of_huge_inputs_stays_finite():
     assert float(_block_norm(np.array([[0.0, 0.0]]), 1)[0, 0]) == 0.0
     assert np.isnan(_block_norm(np.array([[np.nan, 1.0]]), 1)[0, 0])
     assert _block_norm(np.zeros((2, 0)), 1).tolist() == [[0.0], [0.0]]
+
+
+def _select_and_scatter_le(padding: str, source: str = "1x2") -> str:
+    return f"""
+func.func @main(%x: tensor<2x2xui8>, %s: tensor<{source}xui8>, %i: tensor<ui8>) -> tensor<2x2xui8> {{
+  %0 = "stablehlo.select_and_scatter"(%x, %s, %i) ({{
+    ^bb0(%a: tensor<ui8>, %b: tensor<ui8>):
+      %c = stablehlo.compare LE, %a, %b : (tensor<ui8>, tensor<ui8>) -> tensor<i1>
+      stablehlo.return %c : tensor<i1>
+  }}, {{
+    ^bb0(%a: tensor<ui8>, %b: tensor<ui8>):
+      %o = stablehlo.or %a, %b : tensor<ui8>
+      stablehlo.return %o : tensor<ui8>
+  }}) {{window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 1, 1>,
+       padding = dense<{padding}> : tensor<2x2xi64>}} : (tensor<2x2xui8>, tensor<{source}xui8>, tensor<ui8>) -> tensor<2x2xui8>
+  return %0 : tensor<2x2xui8>
+}}"""
+
+
+def test_select_and_scatter_tie_under_last_dimension_padding():
+    """Spec select_and_scatter: LE keeps the leftmost of tied minima in every schedule (the
+    in-order traversal is ascending index order), so both windows of [[5, 0], [0, 5]] padded
+    [[0, 0], [0, 1]] select the 0 at [0, 1]: 7 | 3 = 7 there (optimized XLA CPU selects [1, 0]
+    for the first window: [[0, 3], [7, 0]])."""
+    module = oracle.parse_module(_select_and_scatter_le("[[0, 0], [0, 1]]"))
+    x = np.array([[5, 0], [0, 5]], np.uint8)
+    source, init = np.array([[7, 3]], np.uint8), np.array(0, np.uint8)
+    ctx = oracle.Context(module, impl_defined={})
+    (result,) = oracle.evaluate(module, [x, source, init], context=ctx)
+    assert result.tolist() == [[0, 7], [0, 0]]
+    assert not any(np.any(m) for m in ctx.impl_defined.values())  # no schedule could choose otherwise
+    op = module.main.ops[0]
+    assert "select_tie_with_last_dim_padding" in triggered(op, [x, source, init])
+    assert known_deviation("xla", "stablehlo.select_and_scatter", "ui8", "mismatch", ("select_tie_with_last_dim_padding",))
+    assert not known_deviation("xla-fast", "stablehlo.select_and_scatter", "ui8", "mismatch",
+                               ("select_tie_with_last_dim_padding",))
+    # no tie in any window, or padding on the first dimension only: the condition does not hold
+    distinct = np.array([[5, 1], [0, 6]], np.uint8)
+    assert "select_tie_with_last_dim_padding" not in triggered(op, [distinct, source, init])
+    first_dim = oracle.parse_module(_select_and_scatter_le("[[0, 1], [0, 0]]", "2x1")).main.ops[0]
+    assert "select_tie_with_last_dim_padding" not in triggered(first_dim, [x, source.reshape(2, 1), init])

@@ -277,6 +277,24 @@ def test_select_and_scatter_overlapping_windows_accumulate():
     np.testing.assert_array_equal(r, [100, 103, 100, 100, 104])
 
 
+
+def test_select_and_scatter_unrepresentable_scatter_steps_of_different_sizes():
+    """The oracle's scatter runs its body once per step on the targets still receiving a value
+    (here 3, then 2); a result unrepresentable in f8E8M0FNU (no zero, no negatives) at both
+    steps used to crash the oracle (its masks of two batch shapes were joined).  Windows of
+    [4, 1, 8, 1, 16, 1] under GE select indices 0, 2, 2, 4, 4; init 16 first, in source order:
+    index 0: 16 - 32 < 0 and index 2: (16 - 2 -> 16) - 16 = 0 are unrepresentable; index 4:
+    (16 - 2 -> 16) - 2 = 14 -> 16 (round to nearest), init last gives (2 - 2) - 16: schedule
+    dependent, masked like index 0."""
+    text = SAS.format(t="f8E8M0FNU", s="6", w="5", dir="GE", wd="2", ws="1", pad="[[0, 0]]", r=1)
+    text = text.replace("stablehlo.add", "stablehlo.subtract")
+    e8m0 = element_type("f8E8M0FNU").dtype
+    (r,), (mask,) = evaluate_with_masks(text, np.array([4, 1, 8, 1, 16, 1], e8m0),
+                                        np.array([32, 2, 16, 2, 2], e8m0), np.array(16, e8m0))
+    assert mask is not None and mask[0] and mask[4] and not mask[1] and not mask[3] and not mask[5]
+    assert [float(r[i]) for i in (1, 3, 5)] == [16.0, 16.0, 16.0]  # no source: init
+
+
 # ============================================================================ map
 
 def test_map_spec_example_and_constant_body():
