@@ -15,7 +15,9 @@ Per element (vectorized over the whole tensor):
      finite element passes if |actual - expected| <= bound (complex: a complex bound holds
      the real and imaginary parts' bounds); NaN and infinities still compare exactly, and
      an element whose bound is NaN (its value depends on the evaluation order beyond any
-     bound) is not compared, like an implementation-defined one;
+     bound) is not compared, like an implementation-defined one; on integer results
+     (quantized add / subtract, oracle/quantization.py add_subtract_error_bound) the bound
+     is accepted in addition to the tolerance;
   6. a backend that flushes subnormals to zero (declared by the caller, who then passes
      ``flushed_expected``: the oracle's result with subnormal inputs and outputs flushed)
      may match ``expected``, ``flushed_expected`` or ``flush_subnormals(expected)``; there is
@@ -135,6 +137,8 @@ def _match(expected, actual, et: ElementType, tol: Tolerance,
         ok = ulps == 0
         if not tol.is_exact:  # e.g. quantized storage integers, +-1
             ok |= _within_bounds(expected, actual, ulps, tol)
+        if bound is not None:  # quantized add / subtract: the expressed type's rounding freedom
+            ok |= _within_error_bound(expected, actual, bound)
         return ok, ulps
     e_nan, a_nan = isnan(expected), isnan(actual)
     with np.errstate(invalid="ignore"):
@@ -249,8 +253,9 @@ def compare(expected, actual, element_type, tolerance: Tolerance = EXACT, *,
                           message=f"dtype mismatch: expected {et} ({et.dtype}), got {actual.dtype}")
 
     bound = None
-    if error_bound is not None and (et.is_float or et.is_complex):
+    if error_bound is not None:
         bound = np.broadcast_to(np.asarray(error_bound), expected.shape)
+    if bound is not None and (et.is_float or et.is_complex):
         order_dependent = np.isnan(bound.real) | np.isnan(bound.imag)
         impl_defined = order_dependent if impl_defined is None else (
             np.asarray(impl_defined, dtype=bool) | order_dependent)

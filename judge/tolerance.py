@@ -68,7 +68,9 @@ DEFAULT_ROWS: dict[tuple[str, str], Tolerance] = {
         "arithmetic; a tie in the final rounding moves the storage integer by 1.  Storage "
         "integers the expressed type cannot hold exactly (i32 storage, f32 expressed: above "
         "2**24) also move by 2 ULP of the expressed type when a backend reorders the formula: "
-        "rel <= 2 eps(expressed), see quantized_tolerance.  dot_general / convolution: the integer "
+        "rel <= 2 eps(expressed), see quantized_tolerance; quantized add / subtract also within "
+        "the f32 chain's error bound, which grows with the dequantized operands "
+        "(oracle.quantization.add_subtract_error_bound).  dot_general / convolution: the integer "
         "reading (exact integer accumulation, one requantization: oracle.quantization."
         "integer_accumulation) is accepted as well as the spec's float one")),
     # stablehlo.dot (deprecated, no record): read as dot_general

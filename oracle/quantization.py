@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import functools
 
+import ml_dtypes
 import numpy as np
 
 from . import ir
@@ -241,3 +242,52 @@ def integer_accumulation(info, op_: ir.Op, args) -> list | None:
         return None
     real = acc.astype(np.float64) * (lq.scales[0] * rq.scales[0] / oq.scales[0])
     return [np.clip(np.rint(real) + oq.zero_points[0], oq.min, oq.max).astype(oq.storage_type.dtype)]
+
+
+# ------------------------------------- the rounding freedom of add / subtract in the expressed type
+
+def add_subtract_error_bound(op_: ir.Op, args, expected) -> list | None:
+    """Per-element bound, in storage units, on |backend - oracle| for a per-tensor quantized
+    add / subtract (both operands and the result quantized); None for any other op or form.
+
+    The spec leaves quantized interpretation to the implementation ("Execution semantics of
+    quantized operation": float dequantize-op-quantize or integer arithmetic), and XLA's
+    quant-to-math reorders the f32 chain (a multiply contracted into the subtract as an fma,
+    r / scale as r * (1 / scale)).  The chain's rounding errors scale with the dequantized
+    OPERANDS, not with the result: with i32 storage, |x - zp| * scale near 1.6e10 (f32 ulp
+    2048) minus a similar value leaves a small result off by several storage units, beyond
+    the quantized rule's 2 eps of the result.  So, with u the unit roundoff of the expressed
+    type, T = (|x - zx| sx + |y - zy| sy) / s_result and v = the exact real result before the
+    final rounding (x - zx) sx +- (y - zy) sy) / s_result + z_result, any evaluation in the
+    expressed type of convert, multiply, add / subtract, divide (or multiply by a rounded
+    reciprocal), add of the zero point - in any association, fused or not - lies within
+        B = 3u T (dequantize both, add) + 2u T (divide) + u |z| (convert z) + u (T + |z|) (add z)
+    of v up to O(u^2) terms, bounded here by 7u T + 3u |z| (u <= 2**-8).  Clamping does not
+    increase a distance (its bounds, converted to the expressed type, move by <= u max|bound|)
+    and the final round_nearest_even moves each reading by <= 0.5, so
+        |actual - expected| <= |expected - clamp(v)| + B + u max(|min|, |max|) + 1/2.
+    The exact reading (integer arithmetic) is within 1/2 of v, so it is accepted too."""
+    if op_.name not in ("stablehlo.add", "stablehlo.subtract") or len(args) != 2 or len(op_.results) != 1:
+        return None
+    types = [op_.operands[0].type, op_.operands[1].type, op_.results[0].type]
+    if not all(isinstance(t, TensorType) and is_quantized(t) and not t.element_type.is_per_axis for t in types):
+        return None
+    xq, yq, rq = (t.element_type for t in types)
+    u = float(ml_dtypes.finfo(rq.expressed_type.dtype).eps) / 2
+    if u > 2.0 ** -8 or xq.expressed_type != rq.expressed_type or yq.expressed_type != rq.expressed_type:
+        return None
+    scale = [float(_round(np.array(q.scales[0]), rq.expressed_type)) for q in (xq, yq, rq)]  # as the spec rounds them
+    centered = [np.asarray(a, dtype=np.int64).astype(_F64) - q.zero_points[0] for a, q in zip(args, (xq, yq))]
+    sign = 1.0 if op_.name == "stablehlo.add" else -1.0
+    with np.errstate(all="ignore"):
+        exact = (centered[0] * scale[0] + sign * centered[1] * scale[1]) / scale[2] + rq.zero_points[0]
+        total = (np.abs(centered[0]) * scale[0] + np.abs(centered[1]) * scale[1]) / scale[2]
+        chain = 7 * u * total + 3 * u * abs(rq.zero_points[0])
+        # the clamp bounds in the expressed type may differ from min / max by u max|bound|:
+        # that slack only where a reading may reach a bound
+        near_bound = (exact - chain - 1 <= rq.min) | (exact + chain + 1 >= rq.max)
+        bound = (np.abs(np.asarray(expected[0], dtype=_F64) - np.clip(exact, rq.min, rq.max)) + chain + 0.5
+                 + np.where(near_bound, u * max(abs(rq.min), abs(rq.max)), 0.0))
+    # f64 evaluation of v is off by ~1e-16 relative, far inside the O(u^2) slack above;
+    # where a magnitude overflows, no allowance beyond the quantized rule
+    return [np.where(np.isfinite(bound), bound, 0.0)]

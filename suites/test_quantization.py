@@ -211,3 +211,30 @@ def test_integer_accumulation_is_a_second_accepted_reading_of_quantized_dot_gene
         verdict = compare_outputs([spec_reading], [np.array(actual, np.int8)], [et], EXACT,
                                   flushed_expected=[integer_reading])
         assert verdict.status == status, (actual, verdict.message)
+
+
+def test_quantized_subtract_may_round_as_the_expressed_type_allows_with_large_operands():
+    """A finding (XLA, quant-to-math): i32 storage, scale s = f32(700.0167846679688) = 11469075/16384,
+    zero point z = 26573731; x = 3733781, y = 23174168.  The spec's f32 chain by hand:
+    x - z = -22839950, y - z = -3399563 (both exact in f32); times s: -1.5988348e10 and
+    -2.3797512e9 (f32 ulps 2048 and 256); difference -1.3608596e10; / s = -19440386 (f32);
+    + f32(z) = 26573732: 7133346.  The exact (integer) reading: (x - y) + z = 7133344, which
+    XLA returns (it contracts a multiply into the subtract and divides by multiplying with
+    1 / s).  2 units are beyond the quantized rule (rel 2 eps: 1.7 units) but within the
+    chain's error bound, which grows with the operands (|x - z| + |y - z| = 2.6e7 storage
+    units, 7u of it 10.9, 3u |z| 4.75, + 0.5, + |7133346 - 7133344| = 18.2); 25 units off is not."""
+    import oracle
+    from judge.verdict import judge_op
+
+    q = "!quant.uniform<i32<3733781:45573885>:f32, 700.0167846679688:26573731>"
+    module = oracle.parse_module(f"""func.func @main(%x: tensor<1x{q}>, %y: tensor<1x{q}>) -> tensor<1x{q}> {{
+      %0 = stablehlo.subtract %x, %y : tensor<1x{q}>
+      return %0 : tensor<1x{q}>
+    }}""")
+    inputs = [np.array([3733781], np.int32), np.array([23174168], np.int32)]
+    (spec_reading,) = oracle.evaluate(module, inputs)
+    assert int(spec_reading[0]) == 7133346
+    for actual, status in ((7133346, "pass"), (7133344, "pass"), (7133330, "pass"),
+                           (7133321, "mismatch"), (7133371, "mismatch")):
+        verdict = judge_op(module.main.ops[0], inputs, [np.array([actual], np.int32)], module=module)
+        assert verdict.status == status, (actual, verdict.comparison.message)
