@@ -40,7 +40,7 @@ from oracle.evaluator import Context, run_ops
 from oracle.grid import evaluate_parallel
 from oracle.impl_defined import op_masks
 from oracle.numerics import flush_subnormals
-from oracle.quantization import add_subtract_error_bound, integer_accumulation
+from oracle.quantization import integer_accumulation
 from oracle.types import TensorType, element_type
 
 from .compare import Comparison, compare_outputs
@@ -176,9 +176,12 @@ def judge_op(op: ir.Op, operands: Sequence, actual: Sequence, *, module: ir.Modu
                   for et in element_types]
     bound_fn = info.extra.get("error_bound") if info else None
     if any(getattr(et, "is_quantized", False) for et in element_types + operand_types):
-        bound_fn = None  # quantized results: the tolerance table's quantized rule
-    if bounds is None and bound_fn is None:  # quantized add / subtract: rounding in the expressed type
-        bounds = add_subtract_error_bound(op, list(operands), [expected[k] for k in tensors])
+        # quantized results: the tolerance table's quantized rule, and the record's own bound on
+        # the expressed type's rounding where it has one (add / subtract)
+        bound_fn = None
+        quantized_bound = info.extra.get("quantized_error_bound") if info else None
+        if bounds is None and quantized_bound is not None:
+            bounds = quantized_bound(op, list(operands), [expected[k] for k in tensors])
     if bounds is not None:
         bounds = [bounds[k] for k in tensors] if len(bounds) == len(op.results) else list(bounds)
     elif bound_fn is not None:  # per-element absolute error bounds from the computation

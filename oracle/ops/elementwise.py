@@ -40,6 +40,7 @@ from ._elementwise import (BOOLS, C128, COMPLEX_TYPES, F32, F64, FLOAT_TYPES, IN
                            elementwise, float_exact, float_via_f64, from_bits, int_arith, make_complex,
                            to_bits, wide, wrap)
 from ..numerics import note_unrepresentable
+from ..quantization import add_subtract_error_bound
 from ..types import BOOL, element_type
 
 # ================================================================== helpers per kind
@@ -65,19 +66,20 @@ def _to_f32(x, et):
 
 # add (Semantics): booleans -> logical OR; integers -> integer addition; floats -> IEEE addition;
 # complex -> complex addition.
+# Quantized add / subtract: judged within add_subtract_error_bound (the expressed type's rounding).
 elementwise("add", quantized="elementwise", arity=2, kernels={
     BOOLS: lambda et, a, b: np.logical_or(a, b),
     INTS: int_arith(np.add),
     FLOAT_TYPES: float_exact(np.add),
     COMPLEX_TYPES: complex_native(np.add),  # component-wise: each part correctly rounded natively
-})
+}).extra["quantized_error_bound"] = add_subtract_error_bound
 
 # subtract (I1): integer, floating-point or complex (no booleans).
 elementwise("subtract", quantized="elementwise", arity=2, kernels={
     INTS: int_arith(np.subtract),
     FLOAT_TYPES: float_exact(np.subtract),
     COMPLEX_TYPES: complex_native(np.subtract),
-})
+}).extra["quantized_error_bound"] = add_subtract_error_bound
 
 # multiply: booleans -> logical AND.  complex<f32>: products of f32 are exact in f64, so
 # complex128 then one rounding per component; complex<f64>: numpy's (ac-bd, ad+bc).
