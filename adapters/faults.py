@@ -257,63 +257,45 @@ def _(op, args, results, recompute):
 
 # ----------------------------------------------------------------- precision (libm)
 
-@fault("exp-low-precision", "exponential", "fast exp approximation (about 2^-13 relative error, __expf)")
-def _(op, args, results, recompute):
-    return [_perturbed(results[0], 2.0 ** -13)] if _is_float(op) else results
+def _low_precision(relative: float):
+    """A float kernel accurate only to about ``relative`` (other element types untouched)."""
+    def apply(op, args, results, recompute):
+        return [_perturbed(results[0], relative)] if _is_float(op) else results
+    return apply
 
 
-@fault("log-low-precision", "log", "fast log approximation (about 2^-13 relative error, __logf)")
-def _(op, args, results, recompute):
-    return [_perturbed(results[0], 2.0 ** -13)] if _is_float(op) else results
+def _float_formula(formula, evaluate=_in_dtype):
+    """A float kernel computing ``formula`` of the operands (in their own precision, or as
+    ``evaluate`` does), other element types untouched."""
+    def apply(op, args, results, recompute):
+        return [evaluate(formula, *args)] if _is_float(op) else results
+    return apply
 
 
-@fault("tanh-cancellation", "tanh", "tanh as 1 - 2 / (exp(2x) + 1) in the operand's precision: cancels near 0")
-def _(op, args, results, recompute):
-    if not _is_float(op):
-        return results
-    return [_in_dtype(lambda x: 1 - 2 / (np.exp(2 * x) + 1), args[0])]
+def _in_float64_like_first(fn, *xs):
+    """fn in float64, rounded once to the first operand's type."""
+    return _in_float64(fn, *xs, dtype=np.asarray(xs[0]).dtype)
 
 
-@fault("expm1-naive", "exponential_minus_one", "expm1 as exp(x) - 1: cancels for small x")
-def _(op, args, results, recompute):
-    if not _is_float(op):
-        return results
-    return [_in_dtype(lambda x: np.exp(x) - 1, args[0])]
-
-
-@fault("log1p-naive", "log_plus_one", "log1p as log(1 + x): loses small x")
-def _(op, args, results, recompute):
-    if not _is_float(op):
-        return results
-    return [_in_dtype(lambda x: np.log(1 + x), args[0])]
-
-
-@fault("rsqrt-estimate", "rsqrt", "hardware rsqrt estimate (rsqrtps, 12 bits) without a Newton step")
-def _(op, args, results, recompute):
-    return [_perturbed(results[0], 2.0 ** -12)] if _is_float(op) else results
-
-
-@fault("cbrt-via-pow", "cbrt", "cbrt as pow(x, 1/3): NaN for negative x")
-def _(op, args, results, recompute):
-    if not _is_float(op):
-        return results
-    return [_in_float64(lambda x: np.power(x, 1 / 3), args[0], dtype=args[0].dtype)]
-
-
-@fault("power-via-exp-log", "power", "pow(x, y) as exp(y * log(x)): NaN for negative x, pow(NaN, 0) = NaN")
-def _(op, args, results, recompute):
-    if not _is_float(op):
-        return results
-    return [_in_float64(lambda x, y: np.exp(y * np.log(x)), *args, dtype=args[0].dtype)]
-
-
-@fault("sine-naive-range-reduction", "sine", "sin with x - 2pi * round(x / 2pi) in the operand's precision "
-       "(fast GPU sin): wrong for large |x|")
-def _(op, args, results, recompute):
-    if not _is_float(op):
-        return results
-    return [_in_dtype(lambda x: np.sin(x - np.float32(2 * math.pi) * np.round(x / np.float32(2 * math.pi))),
-                      args[0])]
+fault("exp-low-precision", "exponential", "fast exp approximation (about 2^-13 relative error, __expf)")(
+    _low_precision(2.0 ** -13))
+fault("log-low-precision", "log", "fast log approximation (about 2^-13 relative error, __logf)")(
+    _low_precision(2.0 ** -13))
+fault("tanh-cancellation", "tanh", "tanh as 1 - 2 / (exp(2x) + 1) in the operand's precision: cancels near 0")(
+    _float_formula(lambda x: 1 - 2 / (np.exp(2 * x) + 1)))
+fault("expm1-naive", "exponential_minus_one", "expm1 as exp(x) - 1: cancels for small x")(
+    _float_formula(lambda x: np.exp(x) - 1))
+fault("log1p-naive", "log_plus_one", "log1p as log(1 + x): loses small x")(
+    _float_formula(lambda x: np.log(1 + x)))
+fault("rsqrt-estimate", "rsqrt", "hardware rsqrt estimate (rsqrtps, 12 bits) without a Newton step")(
+    _low_precision(2.0 ** -12))
+fault("cbrt-via-pow", "cbrt", "cbrt as pow(x, 1/3): NaN for negative x")(
+    _float_formula(lambda x: np.power(x, 1 / 3), _in_float64_like_first))
+fault("power-via-exp-log", "power", "pow(x, y) as exp(y * log(x)): NaN for negative x, pow(NaN, 0) = NaN")(
+    _float_formula(lambda x, y: np.exp(y * np.log(x)), _in_float64_like_first))
+fault("sine-naive-range-reduction", "sine", "sin with x - 2pi * round(x / 2pi) in the operand's precision "
+      "(fast GPU sin): wrong for large |x|")(
+    _float_formula(lambda x: np.sin(x - np.float32(2 * math.pi) * np.round(x / np.float32(2 * math.pi)))))
 
 
 # ------------------------------------------------------------------------- integers
