@@ -255,7 +255,8 @@ def draw_same_shape(arity: int, result=same_type, operand=same_type):
 
 
 def elementwise(mnemonic: str, *, arity: int, kernels: dict, result=same_type,
-                draw_inputs=None, notes: str = "", unsupported: dict | None = None, **facts):
+                draw_inputs=None, notes: str = "", unsupported: dict | None = None, extra: dict | None = None,
+                **facts):
     """Register ``stablehlo.<mnemonic>``.
 
     ``kernels`` maps an element-type name, or a group (a tuple of names), to a kernel
@@ -263,7 +264,8 @@ def elementwise(mnemonic: str, *, arity: int, kernels: dict, result=same_type,
     ``unsupported`` maps groups the spec allows but leaves undefined to the reason given in the
     ``Unsupported`` error; those are not in ``element_types`` (nothing to generate).
     ``facts``: the record's other fields (tolerances, impl_defined, quantized, domain, ...);
-    ``quantized="elementwise"`` evaluates quantized tensors by dequantize_op_quantize.
+    ``quantized="elementwise"`` evaluates quantized tensors by dequantize_op_quantize;
+    ``extra``: the record's other hooks (``error_bound``, ``quantized_error_bound``, ...).
     """
     name = f"stablehlo.{mnemonic}"
     table = {}
@@ -280,7 +282,8 @@ def elementwise(mnemonic: str, *, arity: int, kernels: dict, result=same_type,
     info = OpInfo(name=name, family="elementwise", evaluate=evaluate,
                   element_types=element_types,
                   draw_signature=draw_same_shape(arity, result), draw_inputs=draw_inputs,
-                  spec=mnemonic, notes=notes, extra={"arity": arity, "result_type": result}, **facts)
+                  spec=mnemonic, notes=notes, extra={"arity": arity, "result_type": result, **(extra or {})},
+                  **facts)
     register(info)
     return info
 

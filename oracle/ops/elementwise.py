@@ -67,19 +67,20 @@ def _to_f32(x, et):
 # add (Semantics): booleans -> logical OR; integers -> integer addition; floats -> IEEE addition;
 # complex -> complex addition.
 # Quantized add / subtract: judged within add_subtract_error_bound (the expressed type's rounding).
-elementwise("add", quantized="elementwise", arity=2, kernels={
+ROUNDS_IN_EXPRESSED_TYPE = {"quantized_error_bound": add_subtract_error_bound}
+elementwise("add", quantized="elementwise", arity=2, extra=ROUNDS_IN_EXPRESSED_TYPE, kernels={
     BOOLS: lambda et, a, b: np.logical_or(a, b),
     INTS: int_arith(np.add),
     FLOAT_TYPES: float_exact(np.add),
     COMPLEX_TYPES: complex_native(np.add),  # component-wise: each part correctly rounded natively
-}).extra["quantized_error_bound"] = add_subtract_error_bound
+})
 
 # subtract (I1): integer, floating-point or complex (no booleans).
-elementwise("subtract", quantized="elementwise", arity=2, kernels={
+elementwise("subtract", quantized="elementwise", arity=2, extra=ROUNDS_IN_EXPRESSED_TYPE, kernels={
     INTS: int_arith(np.subtract),
     FLOAT_TYPES: float_exact(np.subtract),
     COMPLEX_TYPES: complex_native(np.subtract),
-}).extra["quantized_error_bound"] = add_subtract_error_bound
+})
 
 # multiply: booleans -> logical AND.  complex<f32>: products of f32 are exact in f64, so
 # complex128 then one rounding per component; complex<f64>: numpy's (ac-bd, ad+bc).
@@ -167,12 +168,13 @@ def complex_power_error_bound(op_, inputs, result_types) -> list:
 
 
 # power (Semantics): integers -> integer exponentiation; floats -> IEEE pow; complex -> complex pow.
-elementwise("power", quantized="elementwise", domain="positive", arity=2, kernels={
+elementwise("power", quantized="elementwise", domain="positive", arity=2,
+            extra={"error_bound": complex_power_error_bound}, kernels={
     INTS: _int_power,
     FLOAT_TYPES: float_via_f64(np.power),
     COMPLEX_TYPES: complex_via_c128(np.power),
 }, notes="integer power with negative exponent: truncated (0 unless |base| = 1); 0^-n = 0 impl-defined; "
-         "complex: within complex_power_error_bound").extra["error_bound"] = complex_power_error_bound
+         "complex: within complex_power_error_bound")
 
 
 def _float_negate(et, x):
