@@ -4,6 +4,7 @@ oracle and on a backend, compare, and record every case (shared by pytest and th
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import time
@@ -34,6 +35,7 @@ class Case:
     program: str
     inputs: list  # a dict {(replica_id, partition_id): [arrays]} for a case on a process grid
     grid: tuple = (1, 1)  # (num_replicas, num_partitions)
+    attribute_class: str = ""  # the op's attribute class it was drawn in ("": a random draw)
 
 
 def collect_examples(strategy, max_examples: int, seed: int) -> list:
@@ -84,38 +86,70 @@ def first_case_of(strategy, tries: int, seed: int) -> list:
     return []
 
 
+def case_seed(seed: int, op: str, element_type, *key) -> int:
+    """The seed of one drawn case: a hash of (run seed, op, element type, what the case is: its
+    signature key, attribute class or example index), so every op x element type x case draws
+    its own program instead of all element types of an op sharing one seed's signatures."""
+    text = repr((int(seed), op, str(element_type)) + tuple(str(k) for k in key))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
+
+
+def random_example(strategy, seed: int):
+    """One random example of ``strategy`` (None where it gave none): Hypothesis's first example
+    is its simplest whatever the seed (zero choices), the second a seeded random draw."""
+    drawn = collect_examples(strategy, 2, seed)
+    return drawn[-1] if len(drawn) == 2 else None
+
+
 def draw_cases(op_info, element_type, max_examples: int, seed: int) -> list[Case]:
-    """Up to ``max_examples`` distinct cases, reproducibly for a given seed; for ops that pair up
-    operand elements by index, the special-value cases (generators.programs.special_value_cases:
-    one per signature key of the op, else one per distinct signature among SPECIAL_VALUE_TRIES
-    draws) come first, as extra cases; other ops with signature keys (dot_general's result types,
-    uniform_quantize's storage pairs) get one drawn case per key first."""
-    from generators.programs import (case_id, one_op_programs, pairs_elements, program_text, signature_keys,
-                                     special_value_cases)
+    """The cases of one op x element type, reproducibly for a given seed, in this order:
+
+    1. the special-value cases of ops that pair up operand elements by index
+       (generators.programs.special_value_cases: one per signature key of the op, else one per
+       distinct signature among SPECIAL_VALUE_TRIES draws); other ops with signature keys
+       (dot_general's result types, uniform_quantize's storage pairs) get one drawn case per key;
+    2. one case of every class of the op's attribute space (``OpInfo.attribute_space``) that
+       applies to the element type;
+    3. ``max_examples`` draws: the first Hypothesis's simplest example (one deliberately tiny
+       case), each other one a random draw with its own seed (``case_seed``)."""
+    from generators.programs import (attribute_class_cases, case_id, one_op_programs, pairs_elements,
+                                     program_text, signature_keys, special_value_cases)
     from generators.quantized import is_quantized_key
 
-    special = []
+    def seed_of(*key):
+        return case_seed(seed, op_info.name, element_type, *key)
+
+    drawn = []
     if not is_quantized_key(element_type):
         keys = signature_keys(op_info, element_type)
         # Every signature (destination type, direction, result type, ...) gets its own case: its
         # special-value case, or for an op that does not pair up elements, one drawn case.
         elementwise = pairs_elements(op_info)
         for key in keys:
-            drawn = first_case_of(special_value_cases(op_info, element_type, key), 4, seed) if elementwise else []
-            special += drawn or [_largest(collect_examples(one_op_programs(op_info, element_type, key),
-                                                           KEYED_TRIES, seed))]
+            special = first_case_of(special_value_cases(op_info, element_type, key), 4,
+                                    seed_of("special", key)) if elementwise else []
+            drawn += special or [_largest(collect_examples(one_op_programs(op_info, element_type, key),
+                                                           KEYED_TRIES, seed_of("key", key)))]
         if not keys:
-            drawn = collect_examples(special_value_cases(op_info, element_type), SPECIAL_VALUE_TRIES, seed)
-            special = [c for c in drawn if c is not None]
-    drawn = special + collect_examples(one_op_programs(op_info, element_type), max_examples, seed)
+            drawn += collect_examples(special_value_cases(op_info, element_type), SPECIAL_VALUE_TRIES,
+                                      seed_of("special"))
+        for attribute_class in op_info.attribute_space:
+            drawn.append(random_example(attribute_class_cases(op_info, element_type, attribute_class),
+                                        seed_of("class", attribute_class.name)))
+    strategy = one_op_programs(op_info, element_type)
+    drawn += collect_examples(strategy, 1, seed_of("tiny"))
+    drawn += [random_example(strategy, seed_of("example", i)) for i in range(1, max_examples)]
     out, seen = [], set()
     for c in drawn:
+        if c is None:
+            continue
         cid = case_id(c)
         if cid not in seen:
             seen.add(cid)
             inputs = c.inputs if isinstance(c.inputs, dict) else list(c.inputs)
             out.append(Case(cid, c.op, list(c.element_types), c.module, program_text(c), inputs,
-                            grid=c.signature.grid if c.signature is not None else (1, 1)))
+                            grid=c.signature.grid if c.signature is not None else (1, 1),
+                            attribute_class=c.attribute_class))
     return out
 
 
@@ -273,7 +307,8 @@ def run_differential(backend, pairs, *, max_examples: int, seed: int, out_dir: s
             results.append(error)
         for case in cases:
             done = runs.get(id(case))
-            r = done if isinstance(done, CaseResult) else _checked(case, backend, timeout, out_dir, done)
+            r = with_coverage(done, case) if isinstance(done, CaseResult) else _checked(case, backend, timeout,
+                                                                                      out_dir, done)
             results.append(r)
             statuses.append(r.status)
             if on_result:
@@ -316,10 +351,23 @@ def _drawn(info, et_name, max_examples, seed):
 
 def _checked(case, backend, timeout, out_dir, run=None) -> CaseResult:
     try:
-        return check_case(case, backend, timeout=timeout, out_dir=out_dir, run=run)
+        result = check_case(case, backend, timeout=timeout, out_dir=out_dir, run=run)
     except Exception as e:
-        return CaseResult(id=case.id, ops=[case.op], dtypes=case.element_types, status="error",
-                          message=f"harness: {type(e).__name__}: {e}")
+        result = CaseResult(id=case.id, ops=[case.op], dtypes=case.element_types, status="error",
+                            message=f"harness: {type(e).__name__}: {e}")
+    return with_coverage(result, case)
+
+
+def signature_digest(program: str) -> str:
+    """What makes two cases the same program: the digest of its text (types and attributes)."""
+    return hashlib.sha256(program.encode()).hexdigest()[:12]
+
+
+def with_coverage(result: CaseResult, case: Case) -> CaseResult:
+    """``result`` with what its case covered: its signature and attribute class."""
+    result.signature = signature_digest(case.program)
+    result.attribute_class = case.attribute_class
+    return result
 
 
 def _worst(statuses) -> str:

@@ -37,6 +37,7 @@ class Case:
     op: str                          # full op name: "stablehlo.add"
     element_types: tuple[str, ...]   # element type names of the operands, then of the results (no repeats)
     signature: Signature | None = field(default=None, repr=False)
+    attribute_class: str = ""        # the op's attribute class it was drawn in ("": a random draw)
 
     @property
     def text(self) -> str:
@@ -145,19 +146,41 @@ def _cases(op_info: OpInfo, element_strategy, draw_signature, draw_inputs=None) 
         sig = draw_signature(draw, et)
         if draw_inputs is not None:
             sig, extra = sig
-        module = build_module(op_info.name, sig)
-        if draw_inputs is not None:
-            inputs = draw_inputs(draw, op_info, sig, extra)
-        elif op_info.draw_inputs is not None:
-            inputs = op_info.draw_inputs(draw, sig)
-            if isinstance(inputs, dict):  # per process (a collective on a grid); one process: a plain list
-                inputs = inputs if sig.grid != (1, 1) else list(inputs[(0, 0)])
-            else:
-                inputs = list(inputs)
-        else:
-            inputs = draw(input_sets(sig))
-        names = _unique_names(_element_names(sig.operand_types) + _element_names(sig.result_types))
-        return Case(module=module, inputs=inputs, op=op_info.name, element_types=names or (str(et),), signature=sig)
+            return _case(op_info, sig, draw_inputs(draw, op_info, sig, extra), et)
+        return _case(op_info, sig, _op_inputs(draw, op_info, sig), et)
+    return _drawn_by(draw_case)
+
+
+def _op_inputs(draw, op_info: OpInfo, sig: Signature, draw_inputs=None) -> list | dict:
+    """The operand values of ``sig``: ``draw_inputs`` (an attribute class's), else the op's own
+    ``draw_inputs``, else the generic edge-value tensors."""
+    draw_inputs = draw_inputs or op_info.draw_inputs
+    if draw_inputs is None:
+        return draw(input_sets(sig))
+    inputs = draw_inputs(draw, sig)
+    if isinstance(inputs, dict):  # per process (a collective on a grid); one process: a plain list
+        return inputs if sig.grid != (1, 1) else list(inputs[(0, 0)])
+    return list(inputs)
+
+
+def _case(op_info: OpInfo, sig: Signature, inputs, et, attribute_class: str = "") -> Case:
+    names = _unique_names(_element_names(sig.operand_types) + _element_names(sig.result_types))
+    return Case(module=build_module(op_info.name, sig), inputs=inputs, op=op_info.name,
+                element_types=names or (str(et),), signature=sig, attribute_class=attribute_class)
+
+
+def attribute_class_cases(op_info: OpInfo, element_type, attribute_class) -> st.SearchStrategy:
+    """Cases of one of the op's attribute classes (``OpInfo.attribute_space``) for operands of
+    ``element_type``; ``None`` where the class does not apply to that type."""
+    et = as_element_type(element_type)
+
+    def draw_case(draw):
+        draw = as_draw(draw)
+        sig = attribute_class.draw_signature(draw, et)
+        if sig is None:
+            return None
+        return _case(op_info, sig, _op_inputs(draw, op_info, sig, attribute_class.draw_inputs), et,
+                     attribute_class.name)
     return _drawn_by(draw_case)
 
 

@@ -12,7 +12,10 @@ An ``OpInfo`` holds everything the suite knows about an op, and nothing else hol
   * ``quantized``: the quantized rule ("elementwise", "integer-accumulation", "bounded-in-float",
     None); ``retype_quantized``: its quantized form is drawn by retyping a float signature;
   * ``precision_config``: takes one (DEFAULT / HIGH allow low-precision products);
-  * ``domain`` ("positive" or ""), ``fuzz`` (drawn by random programs), ``manual_sharding``.
+  * ``domain`` ("positive" or ""), ``fuzz`` (drawn by random programs), ``manual_sharding``;
+  * ``attribute_space``: the classes of shapes and attributes the op's semantics distinguish
+    (``AttributeClass``), each drawn deterministically for every element type before the
+    random draws -- the structural counterpart of the special-value grid.
 
 The readable tables are views generated from the records: ``judge/tolerance.py``
 (TOLERANCE_TABLE, tolerance_for), ``oracle/impl_defined.py`` (IMPL_DEFINED_TABLE,
@@ -53,6 +56,25 @@ class Signature:
     grid: tuple = (1, 1)
 
 
+@dataclass(frozen=True)
+class AttributeClass:
+    """One class of shapes and attributes that an op's semantics distinguish (a permutation that
+    is not an involution, start indices past the edge, keys with ties, an empty reduced
+    dimension with a non-identity init value, ...).  A one-op run draws one case of every class
+    of the op for every element type, before its random draws, so a bug that only such a
+    signature shows cannot hide behind Hypothesis's simplest examples.
+
+    ``draw_signature(draw, element_type)`` draws a Signature IN the class (the class fixes the
+    structure, the draw the rest) or returns None where the class does not apply to that
+    element type (NaN keys for an integer sort).  ``draw_inputs(draw, signature)`` draws the
+    operand values where the class is about values too (ties, indices out of range); None:
+    the op's own ``draw_inputs``, else the generic edge-value tensors."""
+    name: str                      # short and stable: "cycle-rank3" (results.json and reports show it)
+    draw_signature: Callable[..., Optional[Signature]]
+    draw_inputs: Optional[Callable[..., list]] = None
+    why: str = ""                  # what it distinguishes, with the spec constraint: "transpose (C2)"
+
+
 @dataclass
 class OpInfo:
     name: str                      # full name: "stablehlo.add"
@@ -87,6 +109,8 @@ class OpInfo:
     fuzz: bool = True              # drawn by random programs (generators/random_programs.py)
     # Marked mhlo.sharding = "{manual}" in multi-partition programs (adapters/base.grid_program).
     manual_sharding: bool = False
+    # The classes of shapes and attributes drawn for every element type before random draws.
+    attribute_space: tuple[AttributeClass, ...] = ()
 
     @property
     def mnemonic(self) -> str:

@@ -66,6 +66,11 @@ class CaseResult:
     #: a portability hazard: on the elements the spec leaves implementation-defined, the backends
     #: of a several-backend run disagree (judge/divergence.py: backends, output, index, values)
     divergent: dict = field(default_factory=dict)
+    #: coverage of a drawn case: the digest of its program (operand types and attributes, not its
+    #: inputs: cases with one signature test one program) and the op's attribute class it was
+    #: drawn in (oracle.registry.AttributeClass; "" for a random draw)
+    signature: str = ""
+    attribute_class: str = ""
 
     def __post_init__(self):
         if self.status not in STATUSES:
@@ -90,7 +95,8 @@ class CaseResult:
         return cls(**known)
 
 
-_OPTIONAL = ("extra", "mismatches", "ulp_histogram", "counts", "inputs", "kind", "divergent")
+_OPTIONAL = ("extra", "mismatches", "ulp_histogram", "counts", "inputs", "kind", "divergent", "signature",
+             "attribute_class")
 _FIELDS = {f for f in CaseResult.__dataclass_fields__}
 
 #: Elements of each input shown in a case's preview.
