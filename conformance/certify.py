@@ -24,6 +24,7 @@ import numpy as np
 from judge.known_deviations import deviation_for_case, stale_deviations
 from judge.verdict import Traits, judge_program, oracle_run
 from oracle.mlir_text import parse_module
+from reports.coverage import coverage_gaps, coverage_text, op_coverage
 from reports.html import KNOWN, UNEXPECTED, Run, render_report, worst
 from reports.results import CaseResult, atomic_write_text, write_results
 
@@ -158,12 +159,18 @@ def _first_line(text: str) -> str:
 
 
 def summarize_run(run: Run) -> dict:
-    """Per matrix cell: conforms / deviates (known, with reason) / deviates / rejected / unsupported."""
+    """Per matrix cell: conforms / deviates (known, with reason) / deviates / rejected / unsupported;
+    a cell whose cases all passed is not said to conform while classes of its op's attribute
+    space were not exercised (``not_certified``: the classes and why, reports/coverage.py)."""
     out = {"cases": dict(sorted(run.verdict_counts.items())), "conforms": [], "deviates_known": {},
-           "deviates": {}, "rejected": {}, "unsupported": []}
+           "deviates": {}, "rejected": {}, "unsupported": [], "not_certified": {}}
+    gaps = coverage_gaps(op_coverage(run.cases))
     for (op, dtype), cell in sorted(run.cells.items()):
         key, v = f"{op}:{dtype}", cell.verdict
-        if v in ("pass", "implementation-defined"):
+        if v in ("pass", "implementation-defined") and op in gaps:
+            out["not_certified"][key] = "attribute classes of the op not exercised: " + "; ".join(
+                f"{name} ({why})" for name, why in gaps[op].items())
+        elif v in ("pass", "implementation-defined"):
             out["conforms"].append(key)
         elif v == KNOWN:
             case = next(c for c, cv in cell.cases if cv == KNOWN)
@@ -227,8 +234,11 @@ def certify(backend, out: str, *, ops=None, dtypes=None, max_examples: int = 3, 
                    for d in stale_deviations(backend.name, every_case))
     summary["stale_deviations"] = stale
     all_cases = [v for run in report_runs for v in run.verdict_counts.elements()]
+    summary["coverage"] = op_coverage(cases)
     summary["verdict"] = {"pass": "conforms", "implementation-defined": "conforms", KNOWN: "deviates (all known)"}.get(
         worst([v for v in all_cases if v not in ("rejected", "unsupported")]), "deviates")
+    if summary["verdict"] == "conforms" and coverage_gaps(summary["coverage"]):
+        summary["verdict"] = "not certified (attribute classes not exercised)"
     atomic_write_text(os.path.join(out, "summary.json"), json.dumps(summary, indent=1, sort_keys=True) + "\n")
     atomic_write_text(os.path.join(out, "summary.txt"), summary_text(summary))
     timing["total"] = round(time.perf_counter() - started, 1)
@@ -254,8 +264,10 @@ def summary_text(s: dict) -> str:
         lines.append(f"  CONFORMS on {len(part['conforms'])}: every case passed (or was implementation-defined)")
         for title, key in (("DEVIATES, explained by a known deviation,", "deviates_known"),
                            ("DEVIATES, UNEXPLAINED,", "deviates"),
-                           ("REJECTED (the backend refuses the program)", "rejected")):
-            items = part[key]
+                           ("REJECTED (the backend refuses the program)", "rejected"),
+                           ("NOT CERTIFIED (passed, but attribute classes of the op were not exercised)",
+                            "not_certified")):
+            items = part.get(key, {})
             lines.append(f"  {title} on {len(items)}" + (":" if items else ""))
             lines += [f"    {k}: {v}" for k, v in items.items()]
         if part["unsupported"]:
@@ -266,6 +278,10 @@ def summary_text(s: dict) -> str:
         lines.append(f"NOT CLAIMED by the backend: {len(s['not_claimed'])} op x element type pairs")
         reasons = sorted(set(s["not_claimed"].values()))
         lines += [f"  {r}" for r in reasons]
+        lines.append("")
+    coverage = s.get("coverage") or {}
+    if coverage:
+        lines.append(coverage_text(coverage).strip())
         lines.append("")
     lines.append(f"STALE known deviations (exercised, explained no failure): {len(s['stale_deviations'])}")
     lines += [f"  {x}" for x in s["stale_deviations"]]

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from judge.known_deviations import deviation_for_case, stale_deviations
 
+from .coverage import op_coverage
 from .results import STATUS_MEANINGS, CaseResult, read_cases
 
 #: The verdict of a failing case that a known deviation explains.
@@ -335,6 +336,22 @@ class _Page:
                 f'<table class=matrix id="matrix-{index}" data-backend="{_e(run.backend)}" data-kind="{_e(run.kind)}">'
                 f'<tr><th>op \\ type</th>{head}</tr>{"".join(rows)}</table></div>')
 
+    def coverage(self, run: Run) -> str:
+        """Per op: the distinct programs its cases ran and the attribute classes exercised or not."""
+        coverage = op_coverage(run.cases)
+        if not coverage:
+            return ""
+        rows = []
+        for op, c in coverage.items():
+            missing = "; ".join(f"{name} ({why})" for name, why in c["classes_not_exercised"].items())
+            rows.append(f'<tr data-family="{_e(self.family(op))}"><th class=op>{_e(op)}</th><td>{c["cases"]}</td>'
+                        f'<td>{c["signatures"]}</td><td>{_e(", ".join(c["classes_exercised"]))}</td>'
+                        f'<td{" class=gap" if missing else ""}>{_e(missing)}</td></tr>')
+        return (f'<details class=coverage data-kind="{_e(run.kind)}"><summary>Coverage: distinct programs and '
+                f'attribute classes per op</summary><table class=coverage><tr><th>op</th><th>cases</th>'
+                f'<th>distinct programs</th><th>attribute classes exercised</th><th>not exercised (why)</th></tr>'
+                f'{"".join(rows)}</table></details>')
+
     def drill(self, run: Run, cell: Cell, n: int) -> str:
         order = {v: i for i, v in enumerate(VERDICTS)}
         cases = sorted(cell.cases, key=lambda cv: (order[cv[1]], cv[0].id))
@@ -381,7 +398,7 @@ class _Page:
         families = sorted({self.family(op) for r in self.runs for op, _ in r.cells})
         sections = []
         for b in backends:
-            matrices = "".join(self.matrix(r, i) for i, r in enumerate(self.runs) if r.backend == b)
+            matrices = "".join(self.matrix(r, i) + self.coverage(r) for i, r in enumerate(self.runs) if r.backend == b)
             sections.append(f'<section class=backend data-backend="{_e(b)}"><h2>{_e(b)}</h2>{matrices}</section>')
         status_options = "".join(f'<option value="{v}">{v}</option>' for v in ("all", "failing") + VERDICTS)
         family_options = "".join(f'<option value="{_e(f)}">{_e(f)}</option>' for f in ["all"] + families)
@@ -480,6 +497,7 @@ h1{font-size:20px;margin:0 0 6px}h2{font-size:16px;margin:18px 0 6px}h3{font-siz
 .top{display:flex;gap:24px;align-items:flex-start;flex-wrap:wrap}
 table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:2px 5px}
 .summary td{text-align:right}.legend{max-width:640px}
+.coverage td{font-size:12px}.coverage .gap{color:#a02020}details.coverage{margin:4px 0 10px}
 #legend{margin:0;display:grid;grid-template-columns:max-content 1fr;gap:2px 8px}#legend dd{margin:0}
 .chip{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px;margin:1px}
 #filters{position:sticky;top:0;background:#f4f4f4;padding:6px;border:1px solid #ddd;z-index:2;margin:10px 0}

@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Iterable
 
 from oracle.errors import BadInputFile
+from .coverage import op_coverage
 
 #: Every status a case can end in. ``unsupported`` = the oracle does not implement it yet.
 STATUSES = ("pass", "mismatch", "implementation-defined", "rejected", "unsupported", "crash", "timeout", "error")
@@ -179,8 +180,11 @@ def elements_compared(cases: Iterable[CaseResult]) -> dict:
 
 
 def write_results(path: str, backend: str, cases: list[CaseResult], **meta) -> dict:
-    doc = {"backend": backend, **meta, "summary": summarize(cases), "elements_compared": elements_compared(cases),
-           "cases": [c.to_json() for c in cases]}
+    doc = {"backend": backend, **meta, "summary": summarize(cases), "elements_compared": elements_compared(cases)}
+    coverage = op_coverage(cases)
+    if coverage:  # drawn cases: distinct programs and attribute classes per op (reports/coverage.py)
+        doc["coverage"] = coverage
+    doc["cases"] = [c.to_json() for c in cases]
     atomic_write_text(path, json.dumps(doc, indent=1, default=str) + "\n")
     return doc
 
@@ -191,7 +195,7 @@ def mark_divergent(path: str, divergent: dict[str, dict]) -> dict:
     meta, cases = read_cases(path)
     for case in cases:
         case.divergent = divergent.get(case.id, {})
-    meta = {k: v for k, v in meta.items() if k not in ("backend", "summary", "elements_compared")}
+    meta = {k: v for k, v in meta.items() if k not in ("backend", "summary", "elements_compared", "coverage")}
     meta["divergent"] = sum(1 for c in cases if c.divergent)
     return write_results(path, read_results(path)["backend"], cases, **meta)
 

@@ -1,4 +1,5 @@
-"""The closing summary a run prints: counts per op and status, what each status means, the
+"""The closing summary a run prints: counts per op and status, what each status means, what
+the drawn cases covered (distinct programs, attribute classes not exercised), the
 failures a listed deviation explains apart from new findings, where the results and the
 reproducers are, how to get the HTML page, and why the exit code is what it is.
 
@@ -9,6 +10,7 @@ deviation listed in judge/deviations/<backend>.toml; else 0.  2 is for bad usage
 
 from __future__ import annotations
 
+from .coverage import coverage_text, op_coverage
 from .html import KNOWN, KNOWN_MEANING, verdict
 from .results import FAILING, STATUS_MEANINGS, STATUSES
 #: Column order of the table: the statuses, with listed deviations after the failures.
@@ -69,6 +71,9 @@ def closing_summary(title: str, backend: str, results, *, results_path: str, rep
     known = sum(v == KNOWN for v in seen)
     new = [(r, v) for r, v in zip(results, seen) if v in FAILING]
     parts = [status_table(title, backend, results), legend(set(seen))]
+    coverage = coverage_text(op_coverage(results))
+    if coverage:
+        parts.append(coverage)
     parts.append(f"\nFailures: {known + len(new)} = {known} listed deviation(s) of {backend} "
                  f"+ {len(new)} new finding(s)")
     for r, v in new[:FINDINGS_SHOWN]:
