@@ -4,12 +4,13 @@ oracle and on a backend, compare, and record every case (shared by pytest and th
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import sys
 import time
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -101,19 +102,70 @@ def random_example(strategy, seed: int):
     return drawn[-1] if len(drawn) == 2 else None
 
 
-def draw_cases(op_info, element_type, max_examples: int, seed: int) -> list[Case]:
+def type_family(element_type) -> str:
+    """The element-type family an attribute class is drawn once in (``class_types``)."""
+    from generators.quantized import is_quantized_key
+    from oracle.types import as_element_type
+
+    if is_quantized_key(element_type):
+        return "quantized"
+    et = as_element_type(element_type)
+    if et.is_bool or et.is_complex:
+        return "bool" if et.is_bool else "complex"
+    if et.is_integer:
+        return "signed" if et.is_signed else "unsigned"
+    return "float" if et.bits >= 16 else "narrow float"
+
+
+def family_types(pairs) -> dict[tuple[str, str], list[str]]:
+    """{(op name, family): the run's element types of that op in that family, in plan order}."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for info, et in pairs:
+        out.setdefault((info.name, type_family(et)), []).append(str(et))
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _class_case(op_name: str, class_name: str, et_name: str, seed: int):
+    """The case of one attribute class on one element type (None where it does not apply)."""
+    from generators.programs import attribute_class_cases
+    from oracle.types import element_type
+
+    info = oracle.lookup(op_name)
+    attribute_class = next(c for c in info.attribute_space if c.name == class_name)
+    return random_example(attribute_class_cases(info, element_type(et_name), attribute_class),
+                          case_seed(seed, op_name, et_name, "class", class_name))
+
+
+def class_types(op_info, attribute_class, index: int, same_family: Sequence[str], seed: int) -> str | None:
+    """The one element type of ``same_family`` (the run's types of the op in one family) that
+    attribute class number ``index`` is drawn on: the types take the classes in turn (class i
+    starts at type i), and a class that does not apply to a type moves on to the next one.
+    Every class is so exercised once per element-type family -- on several widths across the
+    classes -- instead of once per type, which would multiply the run's cases."""
+    n = len(same_family)
+    for k in range(n):
+        et = same_family[(index + k) % n]
+        if _class_case(op_info.name, attribute_class.name, et, seed) is not None:
+            return et
+    return None
+
+
+def draw_cases(op_info, element_type, max_examples: int, seed: int,
+               same_family: Sequence[str] | None = None) -> list[Case]:
     """The cases of one op x element type, reproducibly for a given seed, in this order:
 
     1. the special-value cases of ops that pair up operand elements by index
        (generators.programs.special_value_cases: one per signature key of the op, else one per
        distinct signature among SPECIAL_VALUE_TRIES draws); other ops with signature keys
        (dot_general's result types, uniform_quantize's storage pairs) get one drawn case per key;
-    2. one case of every class of the op's attribute space (``OpInfo.attribute_space``) that
-       applies to the element type;
+    2. the cases of the op's attribute space (``OpInfo.attribute_space``) this element type
+       takes: with ``same_family`` (the run's types of the op in this type's family), the
+       classes ``class_types`` gives it; without, every class that applies to it;
     3. ``max_examples`` draws: the first Hypothesis's simplest example (one deliberately tiny
        case), each other one a random draw with its own seed (``case_seed``)."""
-    from generators.programs import (attribute_class_cases, case_id, one_op_programs, pairs_elements,
-                                     program_text, signature_keys, special_value_cases)
+    from generators.programs import (case_id, one_op_programs, pairs_elements, program_text, signature_keys,
+                                     special_value_cases)
     from generators.quantized import is_quantized_key
 
     def seed_of(*key):
@@ -133,9 +185,10 @@ def draw_cases(op_info, element_type, max_examples: int, seed: int) -> list[Case
         if not keys:
             drawn += collect_examples(special_value_cases(op_info, element_type), SPECIAL_VALUE_TRIES,
                                       seed_of("special"))
-        for attribute_class in op_info.attribute_space:
-            drawn.append(random_example(attribute_class_cases(op_info, element_type, attribute_class),
-                                        seed_of("class", attribute_class.name)))
+        et_name = str(element_type)
+        for index, attribute_class in enumerate(op_info.attribute_space):
+            if same_family is None or class_types(op_info, attribute_class, index, same_family, seed) == et_name:
+                drawn.append(_class_case(op_info.name, attribute_class.name, et_name, seed))
     strategy = one_op_programs(op_info, element_type)
     drawn += collect_examples(strategy, 1, seed_of("tiny"))
     drawn += [random_example(strategy, seed_of("example", i)) for i in range(1, max_examples)]
@@ -315,9 +368,10 @@ def run_differential(backend, pairs, *, max_examples: int, seed: int, out_dir: s
                 on_result(r)
         bar.update(_worst(statuses), f"{info.mnemonic} {et_name}", cases=len(statuses))
 
+    families = family_types(pairs)
     try:
         for info, et_name in pairs:
-            cases, error = _drawn(info, et_name, max_examples, seed)
+            cases, error = _drawn(info, et_name, max_examples, seed, families)
             runner.submit((info, et_name, cases), [c for c in cases if c.grid == (1, 1)], error,
                           alone=[c for c in cases if c.grid != (1, 1)],
                           check=lambda case: _checked(case, backend, timeout, out_dir))
@@ -336,14 +390,14 @@ def _load_judge() -> None:
     from . import grid_run  # noqa: F401
 
 
-def _drawn(info, et_name, max_examples, seed):
+def _drawn(info, et_name, max_examples, seed, families):
     """(cases, None) or ([], the error CaseResult) when the generator fails."""
     from generators.quantized import is_quantized_key
     from oracle.types import element_type
 
     try:
         return draw_cases(info, et_name if is_quantized_key(et_name) else element_type(et_name), max_examples,
-                          seed), None
+                          seed, families[(info.name, type_family(et_name))]), None
     except Exception as e:  # a generator bug is a result too, not a crash of the run
         return [], CaseResult(id=f"{info.mnemonic}-{et_name}-generator", ops=[info.name], dtypes=[et_name],
                               status="error", message=f"generator: {type(e).__name__}: {e}")
@@ -378,8 +432,9 @@ def _worst(statuses) -> str:
 def _run_one_at_a_time(backend, pairs, *, max_examples, seed, out_dir, timeout, progress, on_result):
     results: list[CaseResult] = []
     bar = Progress(len(pairs), f"{backend.name} (op x element type pairs)", enabled=progress)
+    families = family_types(pairs)
     for info, et_name in pairs:
-        cases, error = _drawn(info, et_name, max_examples, seed)
+        cases, error = _drawn(info, et_name, max_examples, seed, families)
         if error is not None:
             results.append(error)
         statuses = []
