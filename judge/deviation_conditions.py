@@ -58,6 +58,23 @@ def scatter_window_out_of_bounds(op: ir.Op, operands: Sequence) -> bool:
     return False
 
 
+#: The operands holding start indices: (first, last + 1) by op.
+_START_INDEX_OPERANDS = {"stablehlo.gather": (1, 2), "stablehlo.dynamic_slice": (1, None),
+                         "stablehlo.dynamic_update_slice": (2, None)}
+
+
+def unsigned_index_top_bit(op: ir.Op, operands: Sequence) -> bool:
+    """An unsigned start index with its top bit set (a ui8 128..255: negative if read as signed)."""
+    if op.name not in _START_INDEX_OPERANDS:
+        return False
+    first, end = _START_INDEX_OPERANDS[op.name]
+    for index in operands[first:end]:
+        index = np.asarray(index)
+        if index.dtype.kind == "u" and index.size and int(index.max()) >= 1 << (8 * index.dtype.itemsize - 1):
+            return True
+    return False
+
+
 def gather_zero_slice(op: ir.Op, operands: Sequence) -> bool:
     """A slice size of 0 (at an operand batching dimension)."""
     if op.name not in ("stablehlo.gather", "stablehlo.dynamic_gather"):
@@ -484,6 +501,7 @@ CONDITIONS: dict[str, Callable[..., bool]] = {
     "erf_inv_operand_near_one": erf_inv_operand_near_one,
     "complex_power_factor_out_of_range": complex_power_factor_out_of_range,
     "select_tie_with_last_dim_padding": select_tie_with_last_dim_padding,
+    "unsigned_index_top_bit": unsigned_index_top_bit,
 }
 #: The conditions that also read the ops before the op in its function (a third argument).
 PROGRAM_CONDITIONS = frozenset({"after_quantized_reduce_window", "complex_splat_constant_to_real",
