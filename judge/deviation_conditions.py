@@ -59,7 +59,8 @@ def scatter_window_out_of_bounds(op: ir.Op, operands: Sequence) -> bool:
 
 
 #: The operands holding start indices: (first, last + 1) by op.
-_START_INDEX_OPERANDS = {"stablehlo.gather": (1, 2), "stablehlo.dynamic_slice": (1, None),
+_START_INDEX_OPERANDS = {"stablehlo.gather": (1, 2), "stablehlo.dynamic_gather": (1, 2),
+                         "stablehlo.dynamic_slice": (1, None),
                          "stablehlo.dynamic_update_slice": (2, None)}
 
 
