@@ -3,7 +3,8 @@
 Runs, with a fixed seed and example count (two runs give the same report):
 
 1. the differential suite on every op x element type the backend claims
-   (``backend.supports``; the rest is listed as not claimed, with the backend's reason);
+   (``backend.supports``; the rest is listed as not claimed, with the backend's reason), with
+   every class of each op's attribute space drawn on every claimed type;
 2. the spec's examples (documented values, conformance/spec_examples.py);
 3. the official interpreter corpus (conformance/corpus.py), when ../shared has it;
 
@@ -197,8 +198,9 @@ def certify(backend, out: str, *, ops=None, dtypes=None, max_examples: int = 3, 
     timing, runs = {}, []
     started = time.perf_counter()
     pairs, not_claimed = claimed_pairs(backend, ops, dtypes)
+    # Every attribute class on every claimed type: a cell conforms only on all of them.
     cases = run_differential(backend, pairs, max_examples=max_examples, seed=seed, out_dir=out, timeout=timeout,
-                             progress=progress) if pairs else []
+                             progress=progress, every_class_on_every_type=True) if pairs else []
     timing["differential"] = round(time.perf_counter() - started, 1)
     runs.append(("differential", cases))
     if spec:

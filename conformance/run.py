@@ -131,9 +131,12 @@ def _class_case(op_name: str, class_name: str, et_name: str, seed: int):
     from generators.programs import attribute_class_cases
     from oracle.types import element_type
 
+    from generators.quantized import is_quantized_key
+
     info = oracle.lookup(op_name)
     attribute_class = next(c for c in info.attribute_space if c.name == class_name)
-    return random_example(attribute_class_cases(info, element_type(et_name), attribute_class),
+    et = et_name if is_quantized_key(et_name) else element_type(et_name)
+    return random_example(attribute_class_cases(info, et, attribute_class),
                           case_seed(seed, op_name, et_name, "class", class_name))
 
 
@@ -185,10 +188,10 @@ def draw_cases(op_info, element_type, max_examples: int, seed: int,
         if not keys:
             drawn += collect_examples(special_value_cases(op_info, element_type), SPECIAL_VALUE_TRIES,
                                       seed_of("special"))
-        et_name = str(element_type)
-        for index, attribute_class in enumerate(op_info.attribute_space):
-            if same_family is None or class_types(op_info, attribute_class, index, same_family, seed) == et_name:
-                drawn.append(_class_case(op_info.name, attribute_class.name, et_name, seed))
+    et_name = str(element_type)
+    for index, attribute_class in enumerate(op_info.attribute_space):
+        if same_family is None or class_types(op_info, attribute_class, index, same_family, seed) == et_name:
+            drawn.append(_class_case(op_info.name, attribute_class.name, et_name, seed))
     strategy = one_op_programs(op_info, element_type)
     drawn += collect_examples(strategy, 1, seed_of("tiny"))
     drawn += [random_example(strategy, seed_of("example", i)) for i in range(1, max_examples)]
@@ -336,7 +339,7 @@ def plan(ops: Iterable[str] | None = None, dtypes: Iterable[str] | None = None) 
 def run_differential(backend, pairs, *, max_examples: int, seed: int, out_dir: str | None = None,
                      timeout: float = 60.0, progress: bool = True,
                      on_result: Callable[[CaseResult], None] | None = None, batch: bool = True,
-                     jobs: int | None = None) -> list[CaseResult]:
+                     jobs: int | None = None, every_class_on_every_type: bool = False) -> list[CaseResult]:
     """Run every (op, element type) pair; returns every case's result (none is lost), in the
     order of the pairs and of each pair's cases.
 
@@ -344,11 +347,16 @@ def run_differential(backend, pairs, *, max_examples: int, seed: int, out_dir: s
     many cases compiled as one module where the backend can, each case isolated again when
     its batch fails) on ``jobs`` worker processes at once (default: one per core) while this
     thread draws the next cases and judges the finished ones.  ``batch=False``: one case at a
-    time, each compiled alone (the reference path).  Verdicts are the same either way."""
+    time, each compiled alone (the reference path).  Verdicts are the same either way.
+
+    The attribute classes of each op are drawn once per element-type family (``class_types``);
+    ``every_class_on_every_type`` (certify) draws every class on every type instead, so each
+    op x element type cell is judged on all of them."""
     _load_judge()
+    families = {} if every_class_on_every_type else family_types(pairs)
     if not batch:
         return _run_one_at_a_time(backend, pairs, max_examples=max_examples, seed=seed, out_dir=out_dir,
-                                  timeout=timeout, progress=progress, on_result=on_result)
+                                  timeout=timeout, progress=progress, on_result=on_result, families=families)
     runner = BatchedRunner(backend, jobs=jobs or os.cpu_count() or 1, timeout=timeout)
     results: list[CaseResult] = []
     bar = Progress(len(pairs), f"{backend.name} (op x element type pairs)", enabled=progress)
@@ -368,7 +376,6 @@ def run_differential(backend, pairs, *, max_examples: int, seed: int, out_dir: s
                 on_result(r)
         bar.update(_worst(statuses), f"{info.mnemonic} {et_name}", cases=len(statuses))
 
-    families = family_types(pairs)
     try:
         for info, et_name in pairs:
             cases, error = _drawn(info, et_name, max_examples, seed, families)
@@ -391,13 +398,14 @@ def _load_judge() -> None:
 
 
 def _drawn(info, et_name, max_examples, seed, families):
-    """(cases, None) or ([], the error CaseResult) when the generator fails."""
+    """(cases, None) or ([], the error CaseResult) when the generator fails; ``families``:
+    family_types of the run ({}: every attribute class on every type)."""
     from generators.quantized import is_quantized_key
     from oracle.types import element_type
 
     try:
         return draw_cases(info, et_name if is_quantized_key(et_name) else element_type(et_name), max_examples,
-                          seed, families[(info.name, type_family(et_name))]), None
+                          seed, families.get((info.name, type_family(et_name)))), None
     except Exception as e:  # a generator bug is a result too, not a crash of the run
         return [], CaseResult(id=f"{info.mnemonic}-{et_name}-generator", ops=[info.name], dtypes=[et_name],
                               status="error", message=f"generator: {type(e).__name__}: {e}")
@@ -436,10 +444,9 @@ def _worst(statuses) -> str:
                              "implementation-defined") if s in statuses), "pass" if statuses else "error")
 
 
-def _run_one_at_a_time(backend, pairs, *, max_examples, seed, out_dir, timeout, progress, on_result):
+def _run_one_at_a_time(backend, pairs, *, max_examples, seed, out_dir, timeout, progress, on_result, families):
     results: list[CaseResult] = []
     bar = Progress(len(pairs), f"{backend.name} (op x element type pairs)", enabled=progress)
-    families = family_types(pairs)
     for info, et_name in pairs:
         cases, error = _drawn(info, et_name, max_examples, seed, families)
         if error is not None:

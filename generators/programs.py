@@ -172,6 +172,18 @@ def _case(op_info: OpInfo, sig: Signature, inputs, et, attribute_class: str = ""
 def attribute_class_cases(op_info: OpInfo, element_type, attribute_class) -> st.SearchStrategy:
     """Cases of one of the op's attribute classes (``OpInfo.attribute_space``) for operands of
     ``element_type``; ``None`` where the class does not apply to that type."""
+    from .quantized import is_quantized_key, quantized_inputs, quantized_signature
+
+    if is_quantized_key(element_type):  # the class drawn for f32, retyped (generators/quantized.py)
+        def draw_quantized(draw):
+            draw = as_draw(draw)
+            drawn = quantized_signature(draw, op_info, element_type, attribute_class.draw_signature)
+            if drawn is None:
+                return None
+            sig, float_sig = drawn
+            return _case(op_info, sig, quantized_inputs(draw, op_info, sig, float_sig, attribute_class.draw_inputs),
+                         element_type, attribute_class.name)
+        return _drawn_by(draw_quantized)
     et = as_element_type(element_type)
 
     def draw_case(draw):

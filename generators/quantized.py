@@ -116,13 +116,14 @@ def quantized_form_supported(info) -> bool:
             and info.retype_quantized and info.family != "collectives")
 
 
-def quantized_signature(draw, info, key: str) -> tuple:
+def quantized_signature(draw, info, key: str, draw_signature=None) -> tuple:
     """The op's signature drawn for f32, with every f32 tensor type replaced by ONE quantized
     type of the key's storage type (per-tensor, expressed f32): the baseline types of the
     operands and results then agree, as the ops' quantized constraints want.  Signatures the
     StableHLO verifier still refuses (some ops constrain quantized types further) are rejected
     (``hypothesis.assume``), so every drawn program verifies.  Returns (quantized signature,
-    float signature)."""
+    float signature).  ``draw_signature``: an attribute class's (default: the op's); where it
+    gives None (the class does not apply), so does this."""
     from hypothesis import assume
 
     from generators.programs import build_module
@@ -131,7 +132,9 @@ def quantized_signature(draw, info, key: str) -> tuple:
     from oracle.mlir_text import parse_module, print_module
     from oracle.registry import Signature
 
-    sig = info.draw_signature(draw, ELEMENT_TYPES[FORM_EXPRESSED])
+    sig = (draw_signature or info.draw_signature)(draw, ELEMENT_TYPES[FORM_EXPRESSED])
+    if sig is None:
+        return None
     assume(sig.grid == (1, 1))
     assume(not any(isinstance(a, oir.DenseElements) and a.type.element_type.name == FORM_EXPRESSED
                    for a in sig.attributes.values()))
@@ -170,10 +173,16 @@ def _retyped_region(region, retype):
     return oir.Region(args, ops)
 
 
-def quantized_inputs(draw, info, quantized, float_sig) -> list:
+def quantized_inputs(draw, info, quantized, float_sig, draw_inputs=None) -> list:
     """The op's inputs (its own draw_inputs on the float signature: indices, shapes, ...) with
-    storage values for every operand whose type became quantized."""
+    storage values for every operand whose type became quantized.  ``draw_inputs``: an
+    attribute class's, whose values matter (ties, ...): its float values are quantized."""
     from generators.tensors import input_sets
+    from oracle.quantization import quantize
+    if draw_inputs is not None:
+        inputs = list(draw_inputs(draw, float_sig))
+        return [quantize(x, q) if q != f else x for x, q, f in zip(inputs, quantized.operand_types,
+                                                                    float_sig.operand_types)]
     inputs = list(info.draw_inputs(draw, float_sig)) if info.draw_inputs is not None else None
     storage = draw(input_sets(quantized))
     if inputs is None:
