@@ -137,6 +137,26 @@ def nonfinite_operand(op: ir.Op, operands: Sequence) -> bool:
     return _some_element(operands, lambda x, _: ~np.isfinite(x))
 
 
+def grouped_convolution_nonfinite(op: ir.Op, operands: Sequence) -> bool:
+    """A convolution with feature or batch groups and a NaN / infinite operand element (real, or
+    a component of a complex one)."""
+    if op.name not in ("stablehlo.convolution", "stablehlo.dynamic_conv"):
+        return False
+    if int(op.attr("feature_group_count", 1)) <= 1 and int(op.attr("batch_group_count", 1)) <= 1:
+        return False
+    parts = [p for x in operands[:2] for p in ((np.real(x), np.imag(x)) if np.iscomplexobj(x) else (x,))]
+    return nonfinite_operand(op, parts)
+
+
+def empty_contracting_dimension(op: ir.Op, operands: Sequence) -> bool:
+    """A dot_general contracting a dimension of size 0 (the result is zeros)."""
+    if op.name != "stablehlo.dot_general":
+        return False
+    numbers = op.attr("dot_dimension_numbers", {}) or {}
+    lhs = np.asarray(operands[0])
+    return any(lhs.shape[int(d)] == 0 for d in numbers.get("lhs_contracting_dimensions", ()))
+
+
 def atanh_operand_near_0_4(op: ir.Op, operands: Sequence) -> bool:
     """chlo.atanh with an operand element 0.38 <= |x| <= 0.42 (where XLA's f64 atanh loses up to
     125 ULP: measured 0.3876 <= |x| <= 0.4138)."""
@@ -503,6 +523,8 @@ CONDITIONS: dict[str, Callable[..., bool]] = {
     "complex_power_factor_out_of_range": complex_power_factor_out_of_range,
     "select_tie_with_last_dim_padding": select_tie_with_last_dim_padding,
     "unsigned_index_top_bit": unsigned_index_top_bit,
+    "grouped_convolution_nonfinite": grouped_convolution_nonfinite,
+    "empty_contracting_dimension": empty_contracting_dimension,
 }
 #: The conditions that also read the ops before the op in its function (a third argument).
 PROGRAM_CONDITIONS = frozenset({"after_quantized_reduce_window", "complex_splat_constant_to_real",

@@ -52,6 +52,7 @@ overflow threshold of the result type; complex: a non-finite component of the ex
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -61,7 +62,7 @@ from ..allowances import order_dependent
 from .. import ir
 from ..errors import OracleError, Unsupported
 from ..numerics import round_to
-from ..registry import Signature, op, record_facts
+from ..registry import AttributeClass, Signature, op, record_facts
 from ..quantization import dequantize_op_quantize
 from ..types import ALL_ELEMENT_TYPES, ElementType, TensorType, as_element_type
 from ._checks import reject_quantized, shape_error
@@ -522,6 +523,29 @@ def dot_result_types(et) -> list[str]:
     return [t.name for t in ALL_ELEMENT_TYPES if _result_kind(t) == kind]
 
 
+def dot_signature(et: ElementType, out: ElementType, batch, contract, lhs_free, rhs_free, lp, rp,
+                  attrs: dict) -> Signature:
+    """The dot_general signature with these role sizes, laid out at positions ``lp`` / ``rp``:
+    ``lp[i]`` is the lhs axis of the i-th lhs role dimension (batch + contract + lhs_free, in that
+    order), ``rp[i]`` the rhs axis of the i-th of batch + contract + rhs_free.  ``attrs``: the
+    precision attributes."""
+    nb, nc = len(batch), len(contract)
+    lhs_shape, rhs_shape = [0] * len(lp), [0] * len(rp)
+    for pos, s in zip(lp, list(batch) + list(contract) + list(lhs_free)):
+        lhs_shape[pos] = s
+    for pos, s in zip(rp, list(batch) + list(contract) + list(rhs_free)):
+        rhs_shape[pos] = s
+    fields = (("lhs_batching_dimensions", tuple(lp[:nb])), ("rhs_batching_dimensions", tuple(rp[:nb])),
+              ("lhs_contracting_dimensions", tuple(lp[nb:nb + nc])),
+              ("rhs_contracting_dimensions", tuple(rp[nb:nb + nc])))
+    attrs = {"dot_dimension_numbers": ir.StructAttr("stablehlo.dot", tuple(f for f in fields if f[1])), **attrs}
+    # result: batch dims (in batching order), then the free dims of lhs and rhs in axis order (C12)
+    lhs_rest = [lhs_shape[p] for p in sorted(lp[nb + nc:])]
+    rhs_rest = [rhs_shape[p] for p in sorted(rp[nb + nc:])]
+    return Signature((TensorType(tuple(lhs_shape), et), TensorType(tuple(rhs_shape), et)), attrs,
+                     (TensorType(tuple(list(batch) + lhs_rest + rhs_rest), out),))
+
+
 def _draw_dot_general(draw, element_type, key=None):
     """``key``: the result element type (one of ``dot_result_types``), else drawn."""
     from hypothesis import strategies as st
@@ -535,22 +559,113 @@ def _draw_dot_general(draw, element_type, key=None):
     # lay the roles out at random positions: perm[i] = position of the i-th role dimension
     lp = draw(st.permutations(range(nb + nc + nl)))
     rp = draw(st.permutations(range(nb + nc + nr)))
-    lhs_shape, rhs_shape = [0] * len(lp), [0] * len(rp)
-    for pos, s in zip(lp, batch + contract + lhs_free):
-        lhs_shape[pos] = s
-    for pos, s in zip(rp, batch + contract + rhs_free):
-        rhs_shape[pos] = s
-    fields = (("lhs_batching_dimensions", tuple(lp[:nb])), ("rhs_batching_dimensions", tuple(rp[:nb])),
-              ("lhs_contracting_dimensions", tuple(lp[nb:nb + nc])),
-              ("rhs_contracting_dimensions", tuple(rp[nb:nb + nc])))
-    attrs = {"dot_dimension_numbers": ir.StructAttr("stablehlo.dot", tuple(f for f in fields if f[1]))}
-    attrs.update(draw_precision(draw, allow_algorithm=True, et=et))
+    attrs = draw_precision(draw, allow_algorithm=True, et=et)
     out = draw_result_type(draw, et) if key is None else as_element_type(key)
-    # result: batch dims (in batching order), then the free dims of lhs and rhs in axis order
-    lhs_rest = [lhs_shape[p] for p in sorted(lp[nb + nc:])]
-    rhs_rest = [rhs_shape[p] for p in sorted(rp[nb + nc:])]
-    return Signature((TensorType(tuple(lhs_shape), et), TensorType(tuple(rhs_shape), et)), attrs,
-                     (TensorType(tuple(batch + lhs_rest + rhs_rest), out),))
+    return dot_signature(et, out, batch, contract, lhs_free, rhs_free, lp, rp, attrs)
+
+
+# ------------------------------------------------------------ attribute space
+
+def _draw_dot_class(draw, element_type, *, roles, sizes, crossed=(), pinned=(), vector_side=False):
+    """A dot_general signature in one attribute class.  ``roles`` = (nb, nc, nl, nr): how many
+    batching, contracting, lhs-only and rhs-only dimensions, sized from a shuffle of ``sizes``, a
+    pool of DIFFERENT sizes (a swapped free dimension then changes a shape), in the order batch +
+    contract + lhs free + rhs free; ``pinned`` ((role index, size) pairs) overrides some.  Axis
+    positions are drawn.  For each group in ``crossed`` ("batch", "contract") the lhs axes of
+    the group are put in decreasing order and the rhs axes in increasing order (lhs [2, 0], rhs
+    [0, 1]), so the i-th lhs dimension pairs with the i-th rhs one by its place in the list
+    only, and the group's dimensions share ONE size: a backend that pairs them by axis order
+    then computes wrong values instead of rejecting the program; crossed lhs batching axes are
+    never the leading ones.  ``vector_side``: (nl, nr) is drawn as (1, 0) or (0, 1)."""
+    from hypothesis import strategies as st
+    et = as_element_type(element_type)
+    nb, nc, nl, nr = roles
+    if vector_side and draw(st.booleans()):
+        nl, nr = nr, nl
+    pool = iter(draw(st.permutations(sizes)))
+    role_sizes = []
+    for group, count in (("batch", nb), ("contract", nc), ("lhs", nl), ("rhs", nr)):
+        role_sizes += [next(pool)] * count if group in crossed and count else [next(pool) for _ in range(count)]
+    for i, size in pinned:
+        role_sizes[i] = size
+    batch, contract = role_sizes[:nb], role_sizes[nb:nb + nc]
+    lhs_free, rhs_free = role_sizes[nb + nc:nb + nc + nl], role_sizes[nb + nc + nl:]
+    lp = list(draw(st.permutations(range(nb + nc + nl))))
+    rp = list(draw(st.permutations(range(nb + nc + nr))))
+    if "batch" in crossed and sorted(lp[:nb]) == list(range(nb)) and len(lp) > nb:
+        # not the leading axes either: trade the lhs axis 0 for the last one (another role's)
+        i, j = lp.index(0), lp.index(len(lp) - 1)
+        lp[i], lp[j] = lp[j], lp[i]
+    for group in crossed:
+        lo, hi = (0, nb) if group == "batch" else (nb, nb + nc)
+        lp[lo:hi] = sorted(lp[lo:hi], reverse=True)
+        rp[lo:hi] = sorted(rp[lo:hi])
+    attrs = draw_precision(draw, allow_algorithm=False, et=et)
+    return dot_signature(et, et, batch, contract, lhs_free, rhs_free, lp, rp, attrs)
+
+
+def _ordinary(rng: np.random.Generator, et: ElementType, shape) -> np.ndarray:
+    """Small values that vary from element to element, exact in ``et``: i1 a third true, integers in
+    [-4, 4] (unsigned [0, 7]) within the type's range, floats multiples of 1/4 in [-2, 2]
+    (f8E8M0FNU, which has neither sign nor zero: powers of two 2**-2 .. 2**2), complex both
+    parts."""
+    if et.is_complex:
+        out = np.empty(shape, dtype=et.dtype)
+        out.real, out.imag = _ordinary(rng, et.component, shape), _ordinary(rng, et.component, shape)
+        return out
+    if et.is_bool:  # a third true: or-of-ands of a few terms stay mixed
+        return rng.integers(0, 3, shape) == 0
+    if et.is_integer:
+        lo, hi = max(int(et.min_value), -4), min(int(et.max_value), 4 if int(et.min_value) < 0 else 7)
+        return rng.integers(lo, hi + 1, shape).astype(et.dtype)
+    if et.name == "f8E8M0FNU":
+        return round_to(np.exp2(rng.integers(-2, 3, shape).astype(np.float64)), et)
+    return round_to(rng.integers(-8, 9, shape) / 4.0, et)
+
+
+def ordinary_inputs(draw, sig: Signature) -> list[np.ndarray]:
+    """Operands of an attribute class about structure (which elements meet): small values that
+    differ from element to element, so a dimension paired, ordered or grouped wrongly changes
+    the result, and no sum overflows or rounds away the difference (the op's own draws bring
+    the edge values)."""
+    from hypothesis import strategies as st
+    rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
+    return [_ordinary(rng, t.element_type, t.shape) for t in sig.operand_types]
+
+
+def _dot_class(name: str, why: str, inputs=ordinary_inputs, **pins) -> AttributeClass:
+    return AttributeClass(name, functools.partial(_draw_dot_class, **pins), inputs, why=why)
+
+
+#: The classes of dimension numbers that dot_general's semantics distinguish (one case of each
+#: per element type, conformance/run.py: draw_cases).  Operands stay <= 300 elements.
+DOT_GENERAL_CLASSES = (
+    _dot_class("batch-crossed", "dot_general (C1, C5, C7, C9, C12): two batching dimensions of one size, "
+               "non-leading and listed in different axis orders on lhs and rhs (lhs [2, 0]-like, rhs [0, 1]-like): "
+               "they pair and lead the result in list order", roles=(2, 1, 1, 1), sizes=(2, 3, 4, 5),
+               crossed=("batch",)),
+    _dot_class("contract-crossed", "dot_general (C2, C6, C8, C10): two contracting dimensions of one size listed "
+               "in different axis orders on lhs and rhs: they pair by list position, not by axis order",
+               roles=(0, 2, 1, 1), sizes=(2, 3, 4, 5), crossed=("contract",)),
+    _dot_class("outer-product", "dot_general semantics: no contracting dimension: each result element is one "
+               "product (reduce over an empty dimension list), lhs free dims before rhs ones (C12)",
+               roles=(1, 0, 2, 1), sizes=(2, 3, 4, 5)),
+    _dot_class("batch-only", "dot_general (C12): only batching dimensions, in reversed axis order on lhs: an "
+               "element-wise product of a transposed lhs with rhs", roles=(3, 0, 0, 0), sizes=(2, 3, 4),
+               crossed=("batch",)),
+    _dot_class("contract-empty", "dot_general (C10) with a contracting dimension of size 0: every dot product is "
+               "reduce over nothing = constant(0, element_type(result))",
+               roles=(1, 2, 1, 1), sizes=(2, 3, 4, 5, 6), pinned=((1, 0),), inputs=None),
+    _dot_class("contract-size-one", "dot_general: one contracting dimension of size 1: each result is a single "
+               "product, rounded once (no accumulation; the op's edge values: inf * 0, overflow)",
+               roles=(1, 1, 1, 1), sizes=(2, 3, 4, 5), pinned=((1, 1),), inputs=None),
+    _dot_class("matrix-vector", "dot_general (C12): a rank-2 operand contracted with a rank-1 one (matrix-vector "
+               "or vector-matrix), the contracting axis drawn first or last", roles=(0, 1, 1, 0),
+               sizes=(3, 5, 7), vector_side=True),
+    _dot_class("rank0-result", "dot_general (C12): every dimension of both operands contracted (two of "
+               "different sizes, at drawn axes): a rank-0 result", roles=(0, 2, 0, 0),
+               sizes=(3, 4, 5, 6)),
+)
 
 
 def _random_floats(rng: np.random.Generator, et: ElementType, shape) -> np.ndarray:
@@ -625,6 +740,7 @@ def dot_general_error_bound(op_, inputs, result_types) -> list:
     quantized="integer-accumulation", precision_config=True,
     draw_signature=_draw_dot_general, draw_inputs=_draw_dot_inputs,
     extra={"error_bound": dot_general_error_bound, "signature_keys": dot_result_types},
+    attribute_space=DOT_GENERAL_CLASSES,
     notes="exact (integers modulo 2**64, floats in float64 / compensated), rounded once; "
           "compared within a per-element error bound (extra['error_bound'])")
 @dequantize_op_quantize
