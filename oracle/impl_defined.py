@@ -32,9 +32,11 @@ spec drive most entries:
     exp, expm1, log, logp1, rSqrt, sin, cos, tan, tanh, atan2, pow and rootn (cbrt) are in
     9.2, so their special cases are defined; logistic is not, and neither is any complex
     operation beyond the componentwise add/subtract/negate. The masked elements are those
-    where an exception (invalid, division by zero, overflow, underflow) can occur: a
-    non-finite component, a pole or branch point, or a magnitude where the textbook
-    formula overflows or underflows.
+    where the operation's EXACT result raises an exception (invalid, division by zero,
+    overflow, underflow): a non-finite component, a pole, a result that overflows or is
+    tiny -- never where only an intermediate of one algorithm does (sqrt(re**2 + im**2)
+    overflows where the modulus is representable: that modulus is compared); and on a
+    branch cut, the side a zero component's sign picks (CUT_SIDE).
 """
 
 from __future__ import annotations

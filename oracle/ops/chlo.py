@@ -52,9 +52,8 @@ from .. import ir
 from ..allowances import (ASSUMED_MAX_REDUCTION_TERMS, EPS, ORDER_REASON, ImplDefined, Tolerance,
                           WIDE_FLOATS, complex_multiply)
 from ..errors import OracleError, Unsupported
-from ..impl_defined_masks import (CUT_SIDE, NONSTANDARD, complex_exceptions, either, hyperbolic_region,
-                                  imaginary_axis_cut, log_region, magnitude_squared_region, multiply_region, real_axis_cut,
-                                  tan_region)
+from ..impl_defined_masks import (CUT_SIDE, NONSTANDARD, complex_exceptions, either, exact_result_exceptions,
+                                  imaginary_axis_cut, pole, real_axis_cut)
 from ..registry import OPS, OpInfo, Signature, add_impl_defined, record_facts, register
 from ..types import TensorType, element_type
 from ._elementwise import (COMPLEX_TYPES, FLOAT_TYPES, as_element, complex_via_c128, draw_same_shape,
@@ -880,30 +879,32 @@ record_facts("chlo.ragged_dot", tolerances={t: Tolerance(
     reason="as dot_general: " + ORDER_REASON) for t in WIDE_FLOATS + COMPLEX_TYPES})
 record_facts("chlo.square", tolerances=complex_multiply())
 # chlo.tan is stablehlo.tan: the same complex exceptions are implementation-defined.
-add_impl_defined(ImplDefined("chlo.tan", "complex: a non-finite component, or |Im z| > ln(max)/2 - 1",
-                             "sinh/cosh(2 Im z) overflow although tan -> +-i", NONSTANDARD,
-                             complex_exceptions(tan_region)))
+add_impl_defined(ImplDefined("chlo.tan", "complex: a non-finite component, or the exact result underflows",
+                             "tan -> +-i for large |Im z|: no overflow", NONSTANDARD,
+                             complex_exceptions(exact_result_exceptions(np.tan))))
 # The complex CHLO functions: no doc names their special values or the side of a branch cut, so
 # as the StableHLO complex functions (spec "Floating-point exceptions": exceptions of complex
-# arithmetic are implementation-defined): a non-finite component, |z|**2 out of range (the
-# formulas go through z**2 or 1 - z**2) or overflowing cosh/sinh, and a zero component on a cut.
+# arithmetic are implementation-defined): a non-finite component, a pole, an exact result that
+# overflows or underflows (never an intermediate of a formula through z**2 or 1 - z**2: the
+# oracle evaluates these with mpmath), and a zero component on a cut.
 _CUTS = {
     "acos": (real_axis_cut(-1.0, 1.0), "|Re z| > 1"), "asin": (real_axis_cut(-1.0, 1.0), "|Re z| > 1"),
-    "atanh": (either(real_axis_cut(-1.0, 1.0), log_region(1), log_region(-1)), "|Re z| > 1, near the poles +-1"),
+    "atanh": (either(real_axis_cut(-1.0, 1.0), pole(1), pole(-1)), "|Re z| > 1, at the poles +-1"),
     "acosh": (real_axis_cut(1.0, math.inf), "Re z < 1"), "asinh": (imaginary_axis_cut, "|Im z| > 1"),
-    "atan": (either(imaginary_axis_cut, log_region(1j), log_region(-1j)), "|Im z| > 1, near the poles +-i"),
+    "atan": (either(imaginary_axis_cut, pole(1j), pole(-1j)), "|Im z| > 1, at the poles +-i"),
 }
 for _name, (_cut, _where) in _CUTS.items():
     add_impl_defined(ImplDefined(
-        f"chlo.{_name}", f"complex: a non-finite component, |z|**2 out of range, or z on the cut {_where} "
-        "with a zero component (atan, atanh: |z -+ pole|**2 out of range)", "no standard special values; " + CUT_SIDE, NONSTANDARD,
-        complex_exceptions(either(magnitude_squared_region, _cut))))
+        f"chlo.{_name}", f"complex: a non-finite component, the exact result out of range, or z on the cut "
+        f"{_where} with a zero component", "no standard special values; " + CUT_SIDE, NONSTANDARD,
+        complex_exceptions(either(exact_result_exceptions(_COMPLEX[_name][1]), _cut))))
 for _name in ("cosh", "sinh"):
-    add_impl_defined(ImplDefined(f"chlo.{_name}", "complex: a non-finite component, or |Re z| > ln(max) - 1",
-                                 "cosh/sinh(Re z) overflow", NONSTANDARD, complex_exceptions(hyperbolic_region)))
-add_impl_defined(ImplDefined("chlo.square", "complex: a non-finite component, or |z|**2 overflows or underflows",
-                             "a complex multiplication z * z (stablehlo.multiply's entry)", NONSTANDARD,
-                             complex_exceptions(lambda zs, et: multiply_region([zs[0], zs[0]], et))))
+    add_impl_defined(ImplDefined(f"chlo.{_name}", "complex: a non-finite component, or the exact result "
+                                 "overflows or underflows", "cosh/sinh(Re z) overflow with it", NONSTANDARD,
+                                 complex_exceptions(exact_result_exceptions(_COMPLEX[_name][1]))))
+add_impl_defined(ImplDefined("chlo.square", "complex: a non-finite component, or the exact z * z overflows or "
+                             "underflows", "a complex multiplication z * z (stablehlo.multiply's entry)", NONSTANDARD,
+                             complex_exceptions(exact_result_exceptions(lambda z: z * z))))
 # chlo.broadcast_<op>: the op after broadcasting, so its rows and implementation-defined entries.
 for _name, _base in _BROADCAST.items():
     record_facts(f"chlo.broadcast_{_name}", broadcast_of=_base)

@@ -26,14 +26,13 @@ import numpy as np
 from ..allowances import (EPS, ImplDefined, Tolerance, cbrt_bound, complex_multiply,
                           complex_transcendental, componentwise_complex, correctly_rounded, each_type,
                           narrow_transcendental, relative_transcendental, ulp_bound)
-from ..impl_defined_masks import (CUT_SIDE, ERRORS, NONSTANDARD, add_with_overflow, atan2_region, cbrt_region,
+from ..impl_defined_masks import (CUT_SIDE, ERRORS, NONSTANDARD, add_with_overflow, atan2_region,
                                   complex_exceptions, complex_modulus_exceptions, complex_remainder, divide_region,
-                                  either, exp_region, integer_division_by_zero, integer_power_impl_defined,
-                                  log1p_underflow, log_region, negative_real_cut,
-                                  logistic_region, multiply_region, multiply_with_overflow, negation_overflow,
-                                  overflow_mask, power_region, real_logistic_overflow, rsqrt_region,
-                                  shift_count_out_of_range, sign_region, signed_division_overflow,
-                                  sqrt_region, subtract_with_overflow, tan_region, tanh_region, trig_region)
+                                  either, exact_result_exceptions, exp_region, integer_division_by_zero,
+                                  integer_power_impl_defined, logistic_region, multiply_region,
+                                  multiply_with_overflow, negation_overflow, negative_real_cut, overflow_mask, pole,
+                                  power_region, real_logistic_underflow, shift_count_out_of_range, sign_region,
+                                  signed_division_overflow, subtract_with_overflow)
 from ..registry import add_impl_defined, record_facts
 from ._elementwise import (BOOLS, C128, COMPLEX_TYPES, F32, F64, FLOAT_TYPES, INTS, SINTS,
                            complex_native, complex_via_c128, component_type, draw_shift_inputs,
@@ -549,55 +548,64 @@ add_impl_defined(
                   "not defined by the spec (C would call it undefined); XLA: 0 or sign fill",
                   f'{shift}: "by rhs number of bits"; ' + ERRORS, shift_count_out_of_range)
       for shift in ("shift_left", "shift_right_arithmetic", "shift_right_logical")),
-    # --- floating-point exceptions of nonstandard operations
-    ImplDefined("logistic", "real x < -(ln(max) - 1)",
-                "logistic is not an IEEE-754 operation; 1/(1+exp(-x)) overflows in exp(-x) there "
-                "(the true result is tiny: implementations give 0, a subnormal or the right value)",
-                NONSTANDARD, real_logistic_overflow),
-    ImplDefined("multiply", "complex: a non-finite component, or |lhs|*|rhs| overflows or underflows",
+    # --- floating-point exceptions of nonstandard operations: the exceptions of the op's EXACT
+    # result (overflow, a tiny inexact result, a pole, non-finite operands), never those of one
+    # algorithm's intermediates (oracle/impl_defined_masks.py, "nonstandard exceptions")
+    ImplDefined("logistic", "real x < -ln(max), or x < -(ln(max) - 1) where logistic(x) is below the normal range",
+                "the spec's composition overflows in exp(-x) for x < -ln(max) and gives 1/inf = 0 (NaN without "
+                "infinities) where the exact logistic(x) is tiny; within a margin of 1 for exp's rounding, where "
+                "the exact result underflows: implementations give 0, a subnormal or the right value",
+                'logistic: "For floats: division(1, addition(1, exp(-x))) from IEEE-754."; ' + NONSTANDARD,
+                real_logistic_underflow),
+    ImplDefined("multiply", "complex: a non-finite component, or the exact product overflows or underflows",
                 "complex multiplication is not IEEE-754; C99 Annex G recovers infinities, the "
                 "textbook formula gives NaN", NONSTANDARD, complex_exceptions(multiply_region)),
-    ImplDefined("divide", "complex: zero divisor, a non-finite component, |rhs|**2 or the quotient "
-                "out of range", "naive, Smith's and scaled algorithms differ exactly there",
+    ImplDefined("divide", "complex: zero divisor, a non-finite component, or the exact quotient out of range "
+                "(complex<f64>: also where complex128 Smith division, the oracle's, overflows)",
+                "division by zero; over/underflow of the quotient; the oracle has no wider type for complex<f64>",
                 NONSTANDARD, complex_exceptions(divide_region)),
-    ImplDefined("abs", "complex: one component infinite, the other NaN; or |z|**2 out of range",
-                "'complex modulus' names no rule for it: IEEE 754 hypot and C99 Annex G cabs give +inf "
-                "(the oracle), the textbook sqrt(re**2 + im**2) NaN (XLA); that formula underflows for "
-                "|z| < sqrt(smallest normal) (IREE: abs(1.2e-38i) = 0)", NONSTANDARD, complex_modulus_exceptions),
-    ImplDefined("sign", "complex: a non-finite component, or |z|**2 out of range",
-                'complex sign is "divide(x, convert(abs(x), type(x)))", a complex division',
+    ImplDefined("abs", "complex: one component infinite, the other NaN; or the exact modulus overflows or "
+                "is tiny and inexact",
+                "'complex modulus' names no rule for inf + NaN i: IEEE 754 hypot and C99 Annex G cabs give +inf "
+                "(the oracle), the textbook sqrt(re**2 + im**2) NaN (XLA); a finite representable modulus is "
+                "compared (sqrt(re**2 + im**2) unscaled overflows and underflows where hypot does not)",
+                NONSTANDARD, complex_modulus_exceptions),
+    ImplDefined("sign", "complex: a non-finite component, or |z| overflows or is tiny and inexact",
+                'complex sign is "divide(x, convert(abs(x), type(x)))": abs\'s exceptions (the quotient has modulus 1)',
                 NONSTANDARD, complex_exceptions(sign_region)),
     *(ImplDefined(op, f"complex: a non-finite component{extra}", why, NONSTANDARD, complex_exceptions(region))
       for op, extra, why, region in (
-          ("exponential", ", or Re z beyond ln(max) / ln(smallest normal)",
+          ("exponential", ", or the exact result overflows or underflows (Re z < ln(smallest normal))",
            "e**Re(z) overflows/underflows", exp_region),
-          ("exponential_minus_one", ", or Re z beyond ln(max) / ln(smallest normal)",
-           "e**Re(z) overflows/underflows", exp_region),
-          ("log", ", z = 0, |z|**2 out of range, or z on the cut x < 0", "log(0) is a pole; log|z| via "
-           "re**2+im**2; " + CUT_SIDE,
-           either(log_region(0), negative_real_cut(0.0))),
-          ("log_plus_one", ", z = -1, |z+1|**2 out of range, z on the cut x < -1, or a result component below the normal range",
-           "log(0) is a pole; log|z| via re**2+im**2; log1p(z) ~ z underflows; " + CUT_SIDE,
-           either(log_region(-1), negative_real_cut(-1.0), log1p_underflow)),
-          ("sine", ", or |Im z| > ln(max) - 1", "cosh/sinh(Im z) overflow", trig_region),
-          ("cosine", ", or |Im z| > ln(max) - 1", "cosh/sinh(Im z) overflow", trig_region),
-          ("tan", ", or |Im z| > ln(max)/2 - 1", "sinh/cosh(2 Im z) overflow although tan -> +-i",
-           tan_region),
-          ("tanh", ", or |Re z| > ln(max)/2 - 1", "sinh/cosh(2 Re z) overflow although tanh -> +-1",
-           tanh_region),
-          ("sqrt", ", |z| near overflow / underflow, or z on the cut x < 0 with a zero imaginary part",
-           "|z| + |Re z| overflows, tiny |z| underflows; " + CUT_SIDE, either(sqrt_region, negative_real_cut(0.0))),
-          ("rsqrt", ", z = 0, |z| near overflow / underflow, or z on sqrt's cut", "1/sqrt(0) is a pole; as sqrt",
-           either(rsqrt_region, negative_real_cut(0.0))),
-          ("power", ", z = 0, |z|**2 out of range, |z**w| out of range, |Im(w log z)| past 2**p, or z on log's cut",
-           "z**w = exp(w log z): the pole of log, over/underflow of the result, an angle without a "
-           "correct bit; " + CUT_SIDE, power_region),
-          ("logistic", ", or -Re z > ln(max) - 1", "exp(-z) overflows", logistic_region),
-          ("atan2", ", |lhs|**2 or |rhs|**2 out of range, rhs**2 + lhs**2 = 0, or a result real part of +-pi",
-           "complex atan2 has no standard special values; -i log(z / |z|) forms the squares, divides "
-           "by them, and takes log on its cut there", atan2_region),
-          ("cbrt", ", z = 0, |z|**2 out of range, or z on the cut x < 0", "exp(log(z) / 3): the pole of log, "
-           "|z| via squares; " + CUT_SIDE, either(cbrt_region, negative_real_cut(0.0))),
+          ("exponential_minus_one", ", or the exact result overflows or underflows",
+           "e**Re(z) overflows", exact_result_exceptions(np.expm1)),
+          ("log", ", z = 0, or z on the cut x < 0", "log(0) is a pole; " + CUT_SIDE,
+           either(pole(0), negative_real_cut(0.0), exact_result_exceptions(np.log))),
+          ("log_plus_one", ", z = -1, z on the cut x < -1, or the exact result underflows",
+           "log(0) is a pole; log1p(z) ~ z is tiny for tiny z; " + CUT_SIDE,
+           either(pole(-1), negative_real_cut(-1.0), exact_result_exceptions(_complex_log1p))),
+          ("sine", ", or the exact result overflows or underflows", "cosh/sinh(Im z) overflow with it",
+           exact_result_exceptions(np.sin)),
+          ("cosine", ", or the exact result overflows or underflows", "cosh/sinh(Im z) overflow with it",
+           exact_result_exceptions(np.cos)),
+          ("tan", ", or the exact result underflows", "tan -> +-i for large |Im z|: no overflow",
+           exact_result_exceptions(np.tan)),
+          ("tanh", ", or the exact result underflows", "tanh -> +-1 for large |Re z|: no overflow",
+           exact_result_exceptions(np.tanh)),
+          ("sqrt", ", or z on the cut x < 0 with a zero imaginary part", CUT_SIDE,
+           either(negative_real_cut(0.0), exact_result_exceptions(np.sqrt))),
+          ("rsqrt", ", z = 0, or z on sqrt's cut", "1/sqrt(0) is a pole; " + CUT_SIDE,
+           either(pole(0), negative_real_cut(0.0), exact_result_exceptions(_rsqrt))),
+          ("power", ", z = 0 with Re w <= 0, z on log's cut, or the exact z**w overflows or underflows",
+           "z**w = exp(w log z): the pole of log where no limit exists (for Re w > 0, 0**w = 0), "
+           "over/underflow of the result; " + CUT_SIDE, either(power_region, negative_real_cut(0.0))),
+          ("logistic", ", or the exact result overflows or underflows (Re z < ln(smallest normal))",
+           "|logistic(z)| ~ e**Re(z) underflows; near the poles (2k + 1) pi i it overflows", logistic_region),
+          ("atan2", ", rhs**2 + lhs**2 = 0, a result real part of +-pi, or the exact result underflows",
+           "complex atan2 has no standard special values; -i log(z / |z|) divides by the squares' sum "
+           "and takes log on its cut there", atan2_region(_complex_atan2)),
+          ("cbrt", ", or z on the cut x < 0", CUT_SIDE,
+           either(negative_real_cut(0.0), exact_result_exceptions(_complex_cbrt))),
       )),
 )
 
