@@ -266,6 +266,40 @@ def complex_large_component(op: ir.Op, operands: Sequence) -> bool:
                for re, im, _ in _complex_components(operands) for part in (re, im))
 
 
+def complex_component_square_overflows(op: ir.Op, operands: Sequence) -> bool:
+    """Some complex operand element has a finite component whose square overflows the component
+    type (|c| > sqrt(max)): |z|**2, c**2 + d**2 and unscaled Smith products overflow, although
+    the exact result may be finite."""
+    return any(bool(np.any(np.isfinite(part) & (np.abs(part) > math.sqrt(float(fi.max)))))
+               for re, im, fi in _complex_components(operands) for part in (re, im))
+
+
+def complex_exponential_component(op: ir.Op, operands: Sequence) -> bool:
+    """Some complex operand element has a finite component c with e**|c| out of range
+    (|c| > ln(max) - 1): cosh / sinh of it overflow although cos / sin of the whole may be finite."""
+    return any(bool(np.any(np.isfinite(part) & (np.abs(part) > math.log(float(fi.max)) - 1)))
+               for re, im, fi in _complex_components(operands) for part in (re, im))
+
+
+def complex_power_zero_base(op: ir.Op, operands: Sequence) -> bool:
+    """power of a complex zero base (0**w is 0 for Re w > 0, the limit; exp(w log 0) is NaN)."""
+    if op.name not in ("stablehlo.power", "chlo.broadcast_power") or len(_complex_components(operands)) < 2:
+        return False
+    return bool(np.any(np.asarray(operands[0]) == 0))
+
+
+def complex_power_exponent_overflows(op: ir.Op, operands: Sequence) -> bool:
+    """power of complex z, w where |w| * |log z| is beyond the component type's max: w * log z
+    overflows although |z**w| may be finite (i ** 3.4e38 has modulus 1)."""
+    if op.name not in ("stablehlo.power", "chlo.broadcast_power") or len(_complex_components(operands)) < 2:
+        return False
+    z, w = np.broadcast_arrays(*(np.asarray(x).astype(np.complex128) for x in operands[:2]))
+    fi = np.finfo(np.asarray(operands[0]).real.dtype)
+    with np.errstate(all="ignore"):
+        product = np.abs(w) * np.abs(np.log(np.where(z == 0, 1, z)))
+    return bool(np.any(np.isfinite(product) & (product > float(fi.max))))
+
+
 def complex_power_factor_out_of_range(op: ir.Op, operands: Sequence) -> bool:
     """power of complex z, w where a factor of |z**w| = |z|**Re(w) * exp(-Im(w) arg z) alone
     overflows or underflows the component type (within a factor e of its range), whatever the
@@ -525,6 +559,11 @@ CONDITIONS: dict[str, Callable[..., bool]] = {
     "unsigned_index_top_bit": unsigned_index_top_bit,
     "grouped_convolution_nonfinite": grouped_convolution_nonfinite,
     "empty_contracting_dimension": empty_contracting_dimension,
+    # exposed once masks came from the exact operation (complex intermediates that overflow)
+    "complex_component_square_overflows": complex_component_square_overflows,
+    "complex_exponential_component": complex_exponential_component,
+    "complex_power_zero_base": complex_power_zero_base,
+    "complex_power_exponent_overflows": complex_power_exponent_overflows,
 }
 #: The conditions that also read the ops before the op in its function (a third argument).
 PROGRAM_CONDITIONS = frozenset({"after_quantized_reduce_window", "complex_splat_constant_to_real",
