@@ -97,9 +97,10 @@ def case_seed(seed: int, op: str, element_type, *key) -> int:
 
 def random_example(strategy, seed: int):
     """One random example of ``strategy`` (None where it gave none): Hypothesis's first example
-    is its simplest whatever the seed (zero choices), the second a seeded random draw."""
+    is its simplest whatever the seed (zero choices), the second a seeded random draw; a
+    strategy that makes no choice at all has its one example."""
     drawn = collect_examples(strategy, 2, seed)
-    return drawn[-1] if len(drawn) == 2 else None
+    return drawn[-1] if drawn else None
 
 
 def type_family(element_type) -> str:

@@ -173,11 +173,12 @@ def _product_bound(terms: np.ndarray, et: ElementType) -> np.ndarray | None:
     # one factor (and units): nothing is rounded; two: one rounding of a * b = b * a, the same
     # value (over- or underflowed alike) in every order - and exactly so when accumulated
     # wider, where the product of two factors is exact
-    bound = np.where(outside & ~zero, np.where(steps <= 1, 0.0, np.nan), np.where(steps == 0, 0.0, total))
+    bound = np.where(outside, np.where(steps <= 1, 0.0, np.nan), np.where(steps == 0, 0.0, total))
     outside &= steps > 1
-    # a zero (and no inf / NaN) gives zero in every order; non-finite terms compare exactly
-    # unless the finite ones may overflow (inf * 0 = NaN in one order, inf in another)
-    return np.where((zero & finite) | (~finite & ~outside), 0.0, bound)
+    # a zero (and no inf / NaN) gives zero in every order unless a partial product of the
+    # others may overflow first (inf * 0 = NaN in that order: order-dependent, NaN bound);
+    # non-finite terms compare exactly unless the finite ones may overflow (likewise)
+    return np.where((zero & finite & ~outside) | (~finite & ~outside), 0.0, bound)
 
 
 def accumulation_bound(body: str, terms: np.ndarray, et: ElementType, *, extra_init=None,

@@ -402,3 +402,19 @@ def test_one_factor_times_the_identity_is_exact_even_when_subnormal():
     _, bound = bound_and_expected(reduce_program((2, 2), "f32", [0], op="stablehlo.multiply"),
                                   [x, np.array(1, np.float32)])
     assert bound.tolist() == [0.0, 0.0]
+
+
+def test_a_zero_factor_is_not_zero_in_every_order_when_the_others_overflow_first():
+    """multiply-reduce of 0, 448, 448 in f8E4M3FN: 448 * 448 overflows (NaN: E4M3FN has no inf)
+    before the zero in one order, 0 * 448 * 448 = 0 in another: order-dependent (NaN bound);
+    0, 2, 3 is 0 in every order."""
+    import ml_dtypes
+
+    from oracle.accumulation import accumulation_bound
+    from oracle.types import element_type
+
+    et = element_type("f8E4M3FN")
+    overflowing = np.array([[0.0], [448.0], [448.0]]).astype(ml_dtypes.float8_e4m3fn)
+    assert np.isnan(accumulation_bound("stablehlo.multiply", overflowing, et)).all()
+    small = np.array([[0.0], [2.0], [3.0]]).astype(ml_dtypes.float8_e4m3fn)
+    assert (accumulation_bound("stablehlo.multiply", small, et) == 0).all()
