@@ -148,6 +148,14 @@ def grouped_convolution_nonfinite(op: ir.Op, operands: Sequence) -> bool:
     return nonfinite_operand(op, parts)
 
 
+def algorithm_on_narrow_floats(op: ir.Op, operands: Sequence) -> bool:
+    """A dot_general with an ``algorithm`` attribute whose operands are 8-bit (or narrower) floats."""
+    if op.name != "stablehlo.dot_general" or not op.attr("algorithm", None):
+        return False
+    return any(isinstance(x, np.ndarray) and x.dtype.itemsize == 1 and x.dtype.kind not in "iub"
+               for x in operands[:2])
+
+
 def empty_contracting_dimension(op: ir.Op, operands: Sequence) -> bool:
     """A dot_general contracting a dimension of size 0 (the result is zeros)."""
     if op.name != "stablehlo.dot_general":
@@ -559,6 +567,7 @@ CONDITIONS: dict[str, Callable[..., bool]] = {
     "unsigned_index_top_bit": unsigned_index_top_bit,
     "grouped_convolution_nonfinite": grouped_convolution_nonfinite,
     "empty_contracting_dimension": empty_contracting_dimension,
+    "algorithm_on_narrow_floats": algorithm_on_narrow_floats,
     # exposed once masks came from the exact operation (complex intermediates that overflow)
     "complex_component_square_overflows": complex_component_square_overflows,
     "complex_exponential_component": complex_exponential_component,

@@ -185,3 +185,32 @@ def test_algorithm_needs_default_precision():
 
 def test_drawn_signatures_verify_and_evaluate():
     check_drawn_signatures("stablehlo.dot_general", max_examples=40)
+
+
+def test_a_product_overflowing_an_operand_type_without_infinity_may_be_nan():
+    """f8E5M2FNUZ operands (no infinity), an f8E3M4 result: the spec multiplies in the operand
+    type, where 256 * 256 = 65536 overflows to NaN; the exact product overflows f8E3M4 to inf.
+    Either is what a conforming implementation gives: the element is not compared (reported
+    implementation-defined, like the order-dependent overflows of longer sums); the other
+    element still is."""
+    import ml_dtypes
+
+    from judge.verdict import Traits, judge_program
+    from oracle import parse_module
+
+    program = """
+    func.func @main(%a: tensor<2xf8E5M2FNUZ>, %b: tensor<2xf8E5M2FNUZ>) -> tensor<2xf8E3M4> {
+      %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0],
+        rhs_batching_dimensions = [0]>} : (tensor<2xf8E5M2FNUZ>, tensor<2xf8E5M2FNUZ>) -> tensor<2xf8E3M4>
+      func.return %0 : tensor<2xf8E3M4>
+    }"""
+    module = parse_module(program)
+    inputs = [np.array([256, 2], ml_dtypes.float8_e5m2fnuz), np.array([256, 3], ml_dtypes.float8_e5m2fnuz)]
+
+    def judged(values):
+        return judge_program(module, inputs, [np.array(values, ml_dtypes.float8_e3m4)], traits=Traits()).status
+
+    assert judged([np.inf, 6]) == "implementation-defined"
+    assert judged([np.nan, 6]) == "implementation-defined"
+    assert judged([np.nan, 5]) == "mismatch"
+    assert judged([np.inf, 7]) == "mismatch"

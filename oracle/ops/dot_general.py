@@ -126,6 +126,9 @@ class DotNumerics:
     eta: float       # absolute underflow error per product / addition
     overflow: float  # partial sums above this may overflow (largest finite of the types involved)
     why: str         # one line for messages
+    # a product may be rounded to an operand type with no infinity (f8E4M3FN, the FNUZ types),
+    # where one that overflows is NaN: even a single term's result is then NaN or +-inf
+    overflow_is_nan: bool = False
 
     def describe(self) -> str:
         return (f"{self.why}: operand rounding {self.e_in:.3g}, products {self.u_mul:.3g}, "
@@ -185,8 +188,15 @@ def dot_numerics(op_, operand: ElementType, result: ElementType) -> DotNumerics:
     if u_res > u_in:  # result narrower than the operands: may convert them to it first
         ul, ur = max(ul, u_res), max(ur, u_res)
     e_in = (1 + ul) * (1 + ur) - 1
+    # products in the operand type (the spec's multiply), where it is the coarser one
+    overflow_is_nan = u_in > u_res and not _has_infinity(operand)
     return DotNumerics(e_in, min(u_in, u_res) or u_res, u_res, eta, overflow,
-                       f"precision_config [{lp}, {rp}], accumulation in {result}")
+                       f"precision_config [{lp}, {rp}], accumulation in {result}", overflow_is_nan)
+
+
+def _has_infinity(t: ElementType) -> bool:
+    et = t.component if t.is_complex else t
+    return not et.is_float or bool(np.isinf(np.array(np.inf).astype(et.dtype)))
 
 
 def precisions(op_) -> tuple[str, str]:
@@ -331,7 +341,7 @@ def _component_bound(x, S, own, n: int, num: DotNumerics, result: ElementType) -
         total = B + own + u_res * (2 * ax + 2 * own + B) + float(fi.smallest_subnormal)
         total = total * (1 + 2.0 ** -40)
         # the finite terms may overflow the accumulation in some order (unless the exact result is NaN)
-        order_overflow = (S * (1 + num.e_in) > num.overflow) & ~np.isnan(x) & (n > 1)
+        order_overflow = (S * (1 + num.e_in) > num.overflow) & ~np.isnan(x) & ((n > 1) | num.overflow_is_nan)
         threshold = float(fi.max) * (1 + u_res)  # from here on results round to infinity
         near_overflow = np.isfinite(x) & (ax + total >= threshold) & (ax - total < threshold)
         unbounded = ~np.isfinite(total) & np.isfinite(x)
