@@ -212,5 +212,5 @@ def test_a_product_overflowing_an_operand_type_without_infinity_may_be_nan():
 
     assert judged([np.inf, 6]) == "implementation-defined"
     assert judged([np.nan, 6]) == "implementation-defined"
-    assert judged([np.nan, 5]) == "mismatch"
-    assert judged([np.inf, 7]) == "mismatch"
+    assert judged([np.nan, 4]) == "mismatch"  # 6 is exact: products in f8E5M2FNUZ allow 6 +- 1.1
+    assert judged([np.inf, 8]) == "mismatch"
