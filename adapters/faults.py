@@ -22,7 +22,9 @@ import numpy as np
 from oracle import ir
 from oracle.evaluator import Context
 from oracle.numerics import flush_subnormals
+from oracle.ops.indexing import index_values
 from oracle.registry import lookup
+from oracle.types import ELEMENT_TYPES, TensorType
 
 from .oracle_backend import OracleBackend
 
@@ -423,7 +425,7 @@ def _(op, args, results, recompute):
 def _(op, args, results, recompute):
     operand, *starts = args
     sizes = tuple(op.attr("slice_sizes"))
-    index = tuple(np.arange(int(s), int(s) + n) % max(d, 1) for s, n, d in zip(starts, sizes, operand.shape))
+    index = tuple((int(s) % max(d, 1) + np.arange(n)) % max(d, 1) for s, n, d in zip(starts, sizes, operand.shape))
     if operand.size == 0:
         return results
     return [operand[np.ix_(*index)] if index else operand]
@@ -460,6 +462,250 @@ def _(op, args, results, recompute):
     return recompute([np.flip(a, axis=dim) for a in args])
 
 
+# ------------------------------------------------------- data movement, shapes and layout
+# Each of these is visible only in part of its op's attribute space (non-monotonic
+# broadcast_dimensions, a stride on an outer dimension, a start index out of range, ...):
+# a test that draws only the common case passes them.
+
+def _ints_of(op: ir.Op, name: str, default=()) -> tuple[int, ...]:
+    return tuple(int(v) for v in np.asarray(op.attr(name, default)).reshape(-1))
+
+
+def _far(x) -> np.ndarray:
+    """Index values as int64, clipped far outside any operand (so that shifting them cannot overflow)."""
+    return np.clip(index_values(x), -(1 << 40), 1 << 40)
+
+
+@fault("reshape-column-major", "reshape", "reshape as a bitcast of a column-major buffer (a layout with "
+       "minor_to_major {0, 1, ...} taken for row-major): right only when at most one dimension is > 1")
+def _(op, args, results, recompute):
+    return [np.reshape(args[0], results[0].shape, order="F")]
+
+
+@fault("broadcast-in-dim-unsorted-dims", "broadcast_in_dim", "broadcast_dimensions assumed sorted: the operand "
+       "is reshaped into result order without the transpose that non-monotonic broadcast_dimensions need")
+def _(op, args, results, recompute):
+    (x,) = args
+    dims = _ints_of(op, "broadcast_dimensions")
+    shape = results[0].shape
+    expanded = [1] * len(shape)
+    for k, d in enumerate(dims):
+        expanded[d] = x.shape[k]
+    return [np.broadcast_to(np.reshape(x, expanded), shape)]  # reshape, no transpose: the same buffer order
+
+
+@fault("slice-strides-innermost-only", "slice", "strided slice lowered as a contiguous copy of the outer "
+       "dimensions with the stride applied only to the innermost one")
+def _(op, args, results, recompute):
+    (x,) = args
+    starts, limits, strides = (_ints_of(op, n) for n in ("start_indices", "limit_indices", "strides"))
+    if x.ndim < 2:
+        return results
+    index = tuple(slice(a, a + n) for a, n in zip(starts[:-1], results[0].shape[:-1])) + \
+        (slice(starts[-1], limits[-1], strides[-1]),)
+    return [x[index]]
+
+
+@fault("concatenate-flat-append", "concatenate", "concatenate lowered as appending the operands' flat buffers "
+       "(a memcpy per operand): right only along the outermost non-unit dimension")
+def _(op, args, results, recompute):
+    flat = np.concatenate([np.reshape(a, -1) for a in args]) if args else results[0]
+    return [np.reshape(flat, results[0].shape)]
+
+
+def _interior_zero(x, low, interior, results):
+    """The correct result with the holes between operand elements (interior padding) set to 0
+    (padding_value only on the edges)."""
+    r = np.array(results[0])
+    block, element = np.ones((), bool), np.ones((), bool)
+    for d, (n, lo, i, size) in enumerate(zip(x.shape, low, interior, r.shape)):
+        pos = np.arange(size) - lo
+        inside = (pos >= 0) & (pos <= (n - 1) * (i + 1)) if n else np.zeros(size, bool)
+        on = inside & (pos % (i + 1) == 0)
+        axis = [1] * r.ndim
+        axis[d] = size
+        block, element = block & inside.reshape(axis), element & on.reshape(axis)
+    r[np.broadcast_to(block & ~element, r.shape)] = np.zeros((), r.dtype)
+    return [r]
+
+
+@fault("pad-interior-zero", "pad", "interior padding done by scattering the operand into a zero-initialized "
+       "buffer, padding_value used only for the edges: the holes are 0")
+def _(op, args, results, recompute):
+    x, value = args
+    low, interior = _ints_of(op, "edge_padding_low"), _ints_of(op, "interior_padding")
+    return _interior_zero(x, low, interior, results)
+
+
+@fault("dynamic-pad-interior-zero", "dynamic_pad", "interior padding done by scattering the operand into a "
+       "zero-initialized buffer, padding_value used only for the edges: the holes are 0")
+def _(op, args, results, recompute):
+    x, _, low, _, interior = args
+    return _interior_zero(x, tuple(index_values(low)), tuple(index_values(interior)), results)
+
+
+@fault("dynamic-update-slice-unclamped", "dynamic_update_slice", "start indices not clamped to [0, dim - size]: "
+       "lowered as a scatter, whose out-of-bounds update elements are dropped, so the update is written "
+       "partially at its unclamped start")
+def _(op, args, results, recompute):
+    x, update, *starts = args
+    out = np.array(x, copy=True)
+    kept, placed = [], []
+    for s, u, n in zip(_far(np.array([index_values(s) for s in starts], np.int64)), update.shape, x.shape):
+        position = int(s) + np.arange(u)
+        inside = (position >= 0) & (position < n)
+        kept.append(np.flatnonzero(inside))
+        placed.append(position[inside])
+    if update.size and all(k.size for k in kept):
+        out[np.ix_(*placed)] = update[np.ix_(*kept)]
+    return [out]
+
+
+def _dimension_numbers(op: ir.Op, name: str) -> dict:
+    raw = op.attr(name)
+    return {k: (tuple(int(x) for x in v) if isinstance(v, (tuple, list)) else v) for k, v in raw.items()}
+
+
+_CLAMP_PER_ELEMENT = ("start indices clamped per element (each operand index clip(start + offset)) instead of the "
+                      "slice start clamped to [0, dim - slice_size]: a slice that runs past the edge repeats the "
+                      "edge element instead of moving inside")
+
+
+@fault("gather-clamp-per-element", "gather", _CLAMP_PER_ELEMENT)
+def _(op, args, results, recompute):
+    return _clamp_per_element(op, args, _ints_of(op, "slice_sizes"), results, recompute)
+
+
+@fault("dynamic-gather-clamp-per-element", "dynamic_gather", _CLAMP_PER_ELEMENT)
+def _(op, args, results, recompute):
+    return _clamp_per_element(op, args, tuple(int(v) for v in index_values(args[2])), results, recompute)
+
+
+def _clamp_per_element(op, args, sizes, results, recompute):
+    operand, indices, *rest = args
+    dn = _dimension_numbers(op, "dimension_numbers")
+    start_map = dn.get("start_index_map", ())
+    if not start_map or any(operand.shape[d] == 0 for d in start_map):
+        return results
+    # clip(start + offset, 0, n - 1) is what the spec's clamp gives on the operand edge-padded by
+    # the slice size on both sides, with the starts shifted by it
+    width = [max(sizes[d], 1) if d in start_map else 0 for d in range(operand.ndim)]
+    padded = np.pad(operand, [(w, w) for w in width], mode="edge")
+    shifted = _far(indices)
+    ivd = int(dn.get("index_vector_dim", 0))
+    vectors = shifted[..., None] if ivd >= shifted.ndim else np.moveaxis(shifted, ivd, -1)  # a view
+    vectors += np.array([width[d] for d in start_map], np.int64)
+    i64 = ELEMENT_TYPES["i64"]
+    types = (TensorType(padded.shape, op.operands[0].type.element_type), TensorType(shifted.shape, i64))
+    return recompute([padded, shifted, *rest], operand_types=types + tuple(v.type for v in op.operands[2:]))
+
+
+@fault("gather-batching-dims-as-collapsed", "gather", "operand_batching_dims treated as collapsed_slice_dims "
+       "with start 0 (a lowering that predates batching dimensions): every batch reads batch 0")
+def _(op, args, results, recompute):
+    raw = op.attributes["dimension_numbers"]
+    dn = _dimension_numbers(op, "dimension_numbers")
+    obd = dn.get("operand_batching_dims", ())
+    if not obd:
+        return results
+    fields = {**dn, "collapsed_slice_dims": tuple(sorted(dn.get("collapsed_slice_dims", ()) + obd)),
+              "operand_batching_dims": (), "start_indices_batching_dims": ()}
+    struct = ir.StructAttr(raw.name, tuple((k, v) for k, v in fields.items() if v != () or k == "index_vector_dim"))
+    return recompute(dimension_numbers=struct)
+
+
+@fault("scatter-clamps-indices", "scatter", "out-of-bounds scatter indices clamped like gather's (the update "
+       "window moved inside) instead of the out-of-bounds update elements being skipped")
+def _(op, args, results, recompute):
+    n = (len(args) - 1) // 2
+    inputs, indices, updates = args[:n], args[n], args[n + 1:]
+    dn = _dimension_numbers(op, "scatter_dimension_numbers")
+    window, to_operand = dn.get("update_window_dims", ()), dn.get("scatter_dims_to_operand_dims", ())
+    skipped = set(dn.get("inserted_window_dims", ())) | set(dn.get("input_batching_dims", ()))
+    shape = inputs[0].shape
+    window_operand_dims = [d for d in range(len(shape)) if d not in skipped]
+    size = {d: updates[0].shape[w] for d, w in zip(window_operand_dims, window)}
+    ivd = int(dn.get("index_vector_dim", 0))
+    clamped = _far(indices)
+    vectors = clamped[..., None] if ivd >= clamped.ndim else np.moveaxis(clamped, ivd, -1)  # a view
+    for k, d in enumerate(to_operand):
+        vectors[..., k] = np.clip(vectors[..., k], 0, max(shape[d] - size.get(d, 1), 0))
+    new_indices = clamped.astype(np.asarray(indices).dtype)
+    return recompute(list(inputs) + [new_indices] + list(updates))
+
+
+@fault("select-and-scatter-padding-selectable", "select_and_scatter", "padding materialized with init_value "
+       "(as reduce_window pads) and allowed to win the selection: a window whose padding is selected loses "
+       "its source value")
+def _(op, args, results, recompute):
+    operand, source, init = args
+    pad = op.attributes.get("padding")
+    if pad is None or not np.asarray(pad.array).any():
+        return results
+    p = np.asarray(pad.array, dtype=np.int64).reshape(operand.ndim, 2)
+    padded = np.full(tuple(n + lo + hi for n, (lo, hi) in zip(operand.shape, p)), init, dtype=operand.dtype)
+    inner = tuple(slice(lo, lo + n) for n, (lo, hi) in zip(operand.shape, p))
+    padded[inner] = operand
+    et, rt = op.operands[0].type.element_type, op.results[0].type.element_type
+    (out,) = recompute([padded, source, init], padding=ir.DenseElements(np.zeros_like(p), pad.type),
+                       operand_types=(TensorType(padded.shape, et),) + tuple(v.type for v in op.operands[1:]),
+                       result_types=(TensorType(padded.shape, rt),))
+    return [np.asarray(out)[inner]]
+
+
+@fault("dot-general-contracting-sorted", "dot_general", "contracting dimensions canonicalized by sorting each "
+       "side's list on its own: lhs and rhs contracting dimensions paired in ascending order, not as listed")
+def _(op, args, results, recompute):
+    lhs, rhs = args
+    raw = op.attributes["dot_dimension_numbers"]
+    dn = _dimension_numbers(op, "dot_dimension_numbers")
+    lc, rc = dn.get("lhs_contracting_dimensions", ()), dn.get("rhs_contracting_dimensions", ())
+    pairs = sorted(zip(lc, rc))
+    sorted_pairs = list(zip(sorted(lc), sorted(rc)))
+    if sorted_pairs == pairs or any(lhs.shape[a] != rhs.shape[b] for a, b in sorted_pairs):
+        return results  # already paired in order, or a pairing the backend would reject
+    fields = {**dn, "lhs_contracting_dimensions": tuple(sorted(lc)), "rhs_contracting_dimensions": tuple(sorted(rc))}
+    return recompute(dot_dimension_numbers=ir.StructAttr(raw.name, tuple(fields.items())))
+
+
+@fault("convolution-window-reversal-ignored", "convolution", "window_reversal ignored (the kernel never "
+       "flipped), as in lowerings that handle only the default false")
+def _(op, args, results, recompute):
+    reversal = _ints_of(op, "window_reversal")
+    if not any(reversal):
+        return results
+    return recompute(window_reversal=ir.DenseArray("i1", (False,) * len(reversal)))
+
+
+@fault("select-arithmetic-blend", "select", "float select lowered as the blend pred * on_true + (1 - pred) * "
+       "on_false: the branch not taken leaks its NaN / infinity (0 * inf), and -0 becomes +0")
+def _(op, args, results, recompute):
+    et = _element_type(op)
+    if not (getattr(et, "is_float", False) or getattr(et, "is_complex", False)):
+        return results
+    pred, on_true, on_false = args
+    with np.errstate(all="ignore"):
+        return [_in_dtype(lambda t, f, p: p * t + (1 - p) * f, on_true, on_false,
+                          np.broadcast_to(pred, on_true.shape).astype(on_true.dtype))]
+
+
+@fault("compare-totalorder-as-float", "compare", "compare_type TOTALORDER ignored (compared as FLOAT): NaN "
+       "operands compare unordered and -0 == +0")
+def _(op, args, results, recompute):
+    if op.attr("compare_type", None) != "TOTALORDER":
+        return results
+    return recompute(compare_type=ir.EnumAttr("comparison_type", "FLOAT"))
+
+
+@fault("sort-negative-dimension-as-last", "sort", "any negative dimension read as -1 (the last dimension), as "
+       "code that only normalizes the default -1 does")
+def _(op, args, results, recompute):
+    dimension = int(op.attr("dimension", -1))
+    if dimension >= -1:
+        return results
+    return recompute(dimension=ir.IntegerAttr(-1))
+
+
 # ---------------------------------------------------------------------------- complex
 
 def _is_complex(op: ir.Op, i: int = 0) -> bool:
@@ -492,8 +738,15 @@ def _(op, args, results, recompute):
 # ---------------------------------------------------------------------------- backend
 
 def _recomputer(op: ir.Op, args: list, ctx: Context, env: dict):
-    def recompute(new_args=None, **attributes):
+    """``recompute(new_args=None, *, operand_types=None, result_types=None, **attributes)``: the
+    oracle on other operands / attributes; ``operand_types`` / ``result_types`` (TensorTypes)
+    retype the op where the new operands have other shapes (a padded operand, wider indices)."""
+    def recompute(new_args=None, *, operand_types=None, result_types=None, **attributes):
         changed = op if not attributes else dataclasses.replace(op, attributes={**op.attributes, **attributes})
+        if operand_types is not None:
+            changed = dataclasses.replace(changed, operands=tuple(ir.Value(t) for t in operand_types))
+        if result_types is not None:
+            changed = dataclasses.replace(changed, results=tuple(ir.Value(t) for t in result_types))
         return lookup(op.name).evaluate(changed, list(args if new_args is None else new_args), ctx, env)
     return recompute
 
@@ -539,3 +792,14 @@ class FaultyBackend(OracleBackend):
 
 def fault_names() -> list[str]:
     return [PREFIX + n for n in sorted(FAULTS)]
+
+
+@fault("complex-abs-naive-hypot", "abs", "complex modulus as sqrt(re * re + im * im) in the component precision, "
+       "without scaling: re * re overflows for |re| > sqrt(max) and underflows for |re| < sqrt(smallest normal) "
+       "(abs(2e38 + 2e38i) = inf instead of 2.83e38, abs(1e-20i) = 0 instead of 1e-20 in complex<f32>)")
+def _(op, args, results, recompute):
+    if not _is_complex(op):
+        return results
+    z = args[0]
+    with np.errstate(all="ignore"):  # the operands' own precision throughout (f32 for complex<f32>)
+        return [np.sqrt(z.real * z.real + z.imag * z.imag)]
