@@ -735,6 +735,17 @@ def _(op, args, results, recompute):
         return [np.log(one_plus.astype(np.complex128)).astype(z.dtype)]
 
 
+@fault("complex-abs-naive-hypot", "abs", "complex modulus as sqrt(re * re + im * im) in the component precision, "
+       "without scaling: re * re overflows for |re| > sqrt(max) and underflows for |re| < sqrt(smallest normal) "
+       "(abs(2e38 + 2e38i) = inf instead of 2.83e38, abs(1e-20i) = 0 instead of 1e-20 in complex<f32>)")
+def _(op, args, results, recompute):
+    if not _is_complex(op):
+        return results
+    z = args[0]
+    with np.errstate(all="ignore"):  # the operands' own precision throughout (f32 for complex<f32>)
+        return [np.sqrt(z.real * z.real + z.imag * z.imag)]
+
+
 # ---------------------------------------------------------------------------- backend
 
 def _recomputer(op: ir.Op, args: list, ctx: Context, env: dict):
@@ -792,14 +803,3 @@ class FaultyBackend(OracleBackend):
 
 def fault_names() -> list[str]:
     return [PREFIX + n for n in sorted(FAULTS)]
-
-
-@fault("complex-abs-naive-hypot", "abs", "complex modulus as sqrt(re * re + im * im) in the component precision, "
-       "without scaling: re * re overflows for |re| > sqrt(max) and underflows for |re| < sqrt(smallest normal) "
-       "(abs(2e38 + 2e38i) = inf instead of 2.83e38, abs(1e-20i) = 0 instead of 1e-20 in complex<f32>)")
-def _(op, args, results, recompute):
-    if not _is_complex(op):
-        return results
-    z = args[0]
-    with np.errstate(all="ignore"):  # the operands' own precision throughout (f32 for complex<f32>)
-        return [np.sqrt(z.real * z.real + z.imag * z.imag)]
