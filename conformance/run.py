@@ -130,9 +130,8 @@ def family_types(pairs) -> dict[tuple[str, str], list[str]]:
 def _class_case(op_name: str, class_name: str, et_name: str, seed: int):
     """The case of one attribute class on one element type (None where it does not apply)."""
     from generators.programs import attribute_class_cases
-    from oracle.types import element_type
-
     from generators.quantized import is_quantized_key
+    from oracle.types import element_type
 
     info = oracle.lookup(op_name)
     attribute_class = next(c for c in info.attribute_space if c.name == class_name)
