@@ -16,6 +16,8 @@ import ml_dtypes
 import numpy as np
 import pytest
 
+import oracle
+
 import adapters
 from adapters import all_backend_names, get_backend
 from adapters.cmd import CmdBackend
@@ -82,8 +84,10 @@ def test_cli_run_with_the_runner(tmp_path):
     code = main(["run", "--backend", RUNNER, "--ops", "add,select", "--dtypes", "f32,i1",
                  "--max-examples", "1", "--out", str(tmp_path), "--quiet"])
     data = json.loads((tmp_path / "results.json").read_text())
-    # per op x element type pair: the special-value case first, then one drawn case
-    assert data["backend"] == RUNNER and len(data["cases"]) == 2 * 4
+    # per op x element type pair: the special-value case, then one drawn case; and select's
+    # attribute classes once per element-type family (i1 and f32 are two)
+    classes = len(oracle.lookup("stablehlo.select").attribute_space)
+    assert data["backend"] == RUNNER and len(data["cases"]) == 2 * 4 + 2 * classes
     assert code == 0 and set(data["summary"]) <= {"pass", "implementation-defined"}, data["summary"]
 
 

@@ -9,6 +9,8 @@ import os
 import numpy as np
 import pytest
 
+from judge.known_deviations import deviation_for_case
+
 from adapters import get_backend
 from adapters.base import Rejected
 from adapters.worker import WorkerBackend
@@ -110,7 +112,7 @@ def _sample_cases():
     for op, et in [("add", "f32"), ("divide", "i8"), ("exponential", "bf16"), ("dot_general", "f16"),
                    ("convert", "f8E4M3FN"), ("select", "ui4"), ("reduce", "i32"), ("add", "q.i8"),
                    ("sort", "q.i4"), ("sine", "f6E2M3FN"), ("all_gather", "f32")]:
-        drawn, error = _drawn(oracle.lookup(f"stablehlo.{op}"), et, 2, 0)
+        drawn, error = _drawn(oracle.lookup(f"stablehlo.{op}"), et, 2, 0, {})
         assert error is None, error.message
         cases += drawn
     return cases
@@ -165,7 +167,9 @@ def test_run_differential_batched_keeps_every_case_in_order(xla, tmp_path):
     assert [r.ops[0] for r in results] == sorted((r.ops[0] for r in results),
                                                  key=["stablehlo.add", "stablehlo.all_gather",
                                                       "stablehlo.abs"].index)
-    assert len(results) >= 4 and all(r.status in ("pass", "implementation-defined") for r in results), \
+    # (a listed deviation, e.g. XLA's SIGFPE on a 1 x 1 all_gather with a channel, is fine here)
+    assert len(results) >= 4 and all(r.status in ("pass", "implementation-defined")
+                                     or deviation_for_case("xla", r) for r in results), \
         [(r.id, r.status, r.message) for r in results]
 
 
