@@ -404,15 +404,24 @@ def f4_largest_magnitude(op: ir.Op, operands: Sequence) -> bool:
 
 
 def requantize_scale_ratio_overflows(op: ir.Op, operands: Sequence) -> bool:
-    """A uniform_quantize between quantized types whose scale ratio (operand scale / result
-    scale) overflows their expressed type."""
+    """A uniform_quantize between quantized types whose requantization leaves the expressed
+    type's range in a lowering that computes in it: the scale ratio (operand scale / result
+    scale) overflows it or is below its normal range, the result's storage bounds or zero
+    point are beyond its largest finite value (i32 storage in f16), or a dequantized operand
+    divided by the result scale overflows it."""
     if op.name != "stablehlo.uniform_quantize":
         return False
     src, dst = op.operands[0].type.element_type, op.results[0].type.element_type
     if not (getattr(src, "is_quantized", False) and getattr(dst, "is_quantized", False)):
         return False
+    fi = dst.expressed_type.finfo
+    top, tiny = float(fi.max), float(fi.smallest_normal)
     ratio = np.divide.outer(np.asarray(src.scales, np.float64), np.asarray(dst.scales, np.float64))
-    return bool(np.any(ratio > float(dst.expressed_type.finfo.max)))
+    storage = np.abs(np.asarray([dst.min, dst.max, *dst.zero_points], np.float64))
+    operand = np.asarray(operands[0]).astype(np.float64)
+    spread = np.abs(operand - np.asarray(src.zero_points, np.float64).min()).max(initial=0) if operand.size else 0
+    reach = spread * max(src.scales) / min(dst.scales)
+    return bool(np.any(ratio > top) or np.any(ratio < tiny) or np.any(storage > top) or reach > top)
 
 
 def _producer(value, preceding: Sequence[ir.Op]) -> ir.Op | None:
