@@ -214,3 +214,26 @@ def test_a_product_overflowing_an_operand_type_without_infinity_may_be_nan():
     assert judged([np.nan, 6]) == "implementation-defined"
     assert judged([np.nan, 4]) == "mismatch"  # 6 is exact: products in f8E5M2FNUZ allow 6 +- 1.1
     assert judged([np.inf, 8]) == "mismatch"
+
+
+def test_operands_beyond_a_narrower_result_type_may_overflow_when_converted_first():
+    """f32 operands, an f16 result: (1e6, 0) . (0, 1) is exactly 0, but an implementation that
+    converts the operands to f16 first (allowed: module docstring) gets inf * 0 = NaN; that
+    element is not compared; (2, 3) . (0, 1) = 3 still is."""
+    from judge.verdict import Traits, judge_program
+    from oracle import parse_module
+
+    module = parse_module("""
+    func.func @main(%a: tensor<2x2xf32>, %b: tensor<2xf32>) -> tensor<2xf16> {
+      %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1],
+        rhs_contracting_dimensions = [0]>} : (tensor<2x2xf32>, tensor<2xf32>) -> tensor<2xf16>
+      func.return %0 : tensor<2xf16>
+    }""")
+    inputs = [np.array([[1e6, 0], [2, 3]], np.float32), np.array([0, 1], np.float32)]
+
+    def judged(values):
+        return judge_program(module, inputs, [np.array(values, np.float16)], traits=Traits()).status
+
+    assert judged([np.nan, 3]) == "implementation-defined"
+    assert judged([0, 3]) == "implementation-defined"
+    assert judged([np.nan, 4]) == "mismatch"

@@ -348,6 +348,29 @@ def _component_bound(x, S, own, n: int, num: DotNumerics, result: ElementType) -
         return np.where(order_overflow | near_overflow | unbounded, np.nan, total)
 
 
+def with_conversion_overflow(bound, L: np.ndarray, R: np.ndarray, operand: ElementType, result: ElementType):
+    """``bound`` with NaN (not compared) where some operand element of the dot product is finite
+    but beyond the largest finite value of a narrower result type: an implementation that
+    converts the operands to the result type first (module docstring: e_in) gets an infinity
+    there, and inf * 0 = NaN; the exact result may be anything finite."""
+    if bound is None or not (operand.is_float or operand.is_complex):
+        return bound
+    limit = _range_of(result)[1]
+    if limit >= _range_of(operand)[1]:
+        return bound
+
+    def beyond(x):
+        parts = (x.real, x.imag) if np.iscomplexobj(x) else (x,)
+        with np.errstate(invalid="ignore"):
+            return np.any([np.isfinite(p.astype(np.float64)) & (np.abs(p.astype(np.float64)) > limit)
+                           for p in parts], axis=0).astype(np.float64)
+    hit = np.matmul(beyond(L), np.ones(R.shape, np.float64)) + np.matmul(np.ones(L.shape, np.float64), beyond(R))
+    mask = hit > 0
+    if np.iscomplexobj(bound):
+        return _complex(np.where(mask, np.nan, bound.real), np.where(mask, np.nan, bound.imag))
+    return np.where(mask, np.nan, bound)
+
+
 def bound_of(wide: WideDot, num: DotNumerics, result: ElementType) -> np.ndarray | None:
     """The comparator's per-element absolute bound (None for exact integer results)."""
     if not (result.is_float or result.is_complex) or wide.abs_sum is None:
@@ -743,7 +766,8 @@ def dot_general_error_bound(op_, inputs, result_types) -> list:
     if not (result.is_float or result.is_complex) or math.prod(shape) == 0 or L.shape[2] == 0:
         return [None]
     wide = wide_dot(L, R, operand, want_bound=True)
-    return [bound_of(wide, dot_numerics(op_, operand, result), result).reshape(shape)]
+    bound = with_conversion_overflow(bound_of(wide, dot_numerics(op_, operand, result), result), L, R, operand, result)
+    return [bound.reshape(shape)]
 
 
 @op("stablehlo.dot_general", family="dot_general", element_types=_ALL_NAMES,
