@@ -156,10 +156,9 @@ def algorithm_on_narrow_floats(op: ir.Op, operands: Sequence) -> bool:
                for x in operands[:2])
 
 
-def variadic_manual_all_reduce(op: ir.Op, operands: Sequence) -> bool:
-    """An all_reduce of several operands marked {manual} (a program on a grid with partitions)."""
-    return (op.name == "stablehlo.all_reduce" and len(op.operands) > 1
-            and "manual" in str(op.attributes.get("mhlo.sharding", "")))
+def variadic_all_reduce(op: ir.Op, operands: Sequence) -> bool:
+    """An all_reduce of several operands."""
+    return op.name == "stablehlo.all_reduce" and len(op.operands) > 1
 
 
 def empty_contracting_dimension(op: ir.Op, operands: Sequence) -> bool:
@@ -583,7 +582,7 @@ CONDITIONS: dict[str, Callable[..., bool]] = {
     "grouped_convolution_nonfinite": grouped_convolution_nonfinite,
     "empty_contracting_dimension": empty_contracting_dimension,
     "algorithm_on_narrow_floats": algorithm_on_narrow_floats,
-    "variadic_manual_all_reduce": variadic_manual_all_reduce,
+    "variadic_all_reduce": variadic_all_reduce,
     # exposed once masks came from the exact operation (complex intermediates that overflow)
     "complex_component_square_overflows": complex_component_square_overflows,
     "complex_exponential_component": complex_exponential_component,
