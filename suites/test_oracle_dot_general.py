@@ -237,3 +237,28 @@ def test_operands_beyond_a_narrower_result_type_may_overflow_when_converted_firs
     assert judged([np.nan, 3]) == "implementation-defined"
     assert judged([0, 3]) == "implementation-defined"
     assert judged([np.nan, 4]) == "mismatch"
+
+
+def test_operands_below_a_narrower_result_types_normal_range_may_vanish_when_converted_first():
+    """f32 operands, a bf16 result: 1.4e-45 (an f32 subnormal) is 0 in bf16, so a convert-first
+    implementation computes -inf * 0 = NaN where the exact product is -inf (what stablehlo-ref
+    and torch-eager do): the row holding it is not compared; the other row still is."""
+    import ml_dtypes
+
+    from judge.verdict import Traits, judge_program
+    from oracle import parse_module
+
+    module = parse_module("""
+    func.func @main(%a: tensor<2x2xf32>, %b: tensor<2x2xf32>) -> tensor<2x2xbf16> {
+      %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1],
+        rhs_contracting_dimensions = [0]>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xbf16>
+      func.return %0 : tensor<2x2xbf16>
+    }""")
+    tiny = float(np.finfo(np.float32).smallest_subnormal)
+    inputs = [np.array([[tiny, 0], [2, 3]], np.float32), np.array([[-np.inf, 1], [1, 1]], np.float32)]
+
+    def judged(values):
+        return judge_program(module, inputs, [np.array(values, ml_dtypes.bfloat16)], traits=Traits()).status
+
+    assert judged([[np.nan, 0], [-np.inf, 5]]) == "implementation-defined"
+    assert judged([[np.nan, 0], [-np.inf, 4]]) == "mismatch"

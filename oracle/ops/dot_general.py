@@ -350,21 +350,22 @@ def _component_bound(x, S, own, n: int, num: DotNumerics, result: ElementType) -
 
 def with_conversion_overflow(bound, L: np.ndarray, R: np.ndarray, operand: ElementType, result: ElementType):
     """``bound`` with NaN (not compared) where some operand element of the dot product is finite
-    but beyond the largest finite value of a narrower result type: an implementation that
-    converts the operands to the result type first (module docstring: e_in) gets an infinity
-    there, and inf * 0 = NaN; the exact result may be anything finite."""
+    but outside the normal range of a narrower result type: an implementation that converts
+    the operands to the result type first (module docstring: e_in) gets an infinity there (and
+    inf * 0 = NaN), or a zero / subnormal whose relative error no bound covers (f32 1.4e-45 is
+    0 in bf16, so -inf * 1.4e-45 becomes NaN); the exact result may be anything."""
     if bound is None or not (operand.is_float or operand.is_complex):
         return bound
-    limit = _range_of(result)[1]
+    tiny, limit = _range_of(result)
     if limit >= _range_of(operand)[1]:
         return bound
 
-    def beyond(x):
+    def outside(x):
         parts = (x.real, x.imag) if np.iscomplexobj(x) else (x,)
         with np.errstate(invalid="ignore"):
-            return np.any([np.isfinite(p.astype(np.float64)) & (np.abs(p.astype(np.float64)) > limit)
-                           for p in parts], axis=0).astype(np.float64)
-    hit = np.matmul(beyond(L), np.ones(R.shape, np.float64)) + np.matmul(np.ones(L.shape, np.float64), beyond(R))
+            return np.any([np.isfinite(p) & ((np.abs(p) > limit) | ((p != 0) & (np.abs(p) < tiny)))
+                           for p in (q.astype(np.float64) for q in parts)], axis=0).astype(np.float64)
+    hit = np.matmul(outside(L), np.ones(R.shape, np.float64)) + np.matmul(np.ones(L.shape, np.float64), outside(R))
     mask = hit > 0
     if np.iscomplexobj(bound):
         return _complex(np.where(mask, np.nan, bound.real), np.where(mask, np.nan, bound.imag))
