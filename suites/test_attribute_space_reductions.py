@@ -395,6 +395,15 @@ def test_select_and_scatter_never_selects_padding():
     np.testing.assert_array_equal(r, [10, 20, 0])
 
 
+@pytest.mark.parametrize("direction, padding, expected", [("GE", (1, 0), [10, 20, 0]), ("GT", (0, 1), [0, 10, 20])])
+def test_select_and_scatter_ties_with_the_init_never_select_padding(direction, padding, expected):
+    # class padding-ties: operand elements all equal to init 0; GE over [pad, 0] picks the real 0
+    # (padding is no candidate) although a 0 there would be the first tie; GT over [0, pad] the last real
+    (r,) = run1(select_and_scatter_program(3, 2, direction, 2, 2, padding), np.zeros(3, np.int32),
+                np.array([10, 20], np.int32), np.array(0, np.int32))
+    np.testing.assert_array_equal(r, expected)
+
+
 def test_select_and_scatter_init_value_and_strides_past_the_window():
     # window 1, stride 3 over 5 elements: positions 0 and 3 selected; the others keep init 7
     # (an empty reduce); a selected one is reduce([10], [7]): an implementation-defined amount

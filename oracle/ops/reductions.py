@@ -561,6 +561,16 @@ def _identity_inits(draw, sig: Signature) -> list:
     return _set_inits(draw, sig, draw(draw.input_sets(sig)), non_identity=False)
 
 
+def _operand_tied_with_init(draw, sig: Signature) -> list:
+    """select_and_scatter's inputs with every operand element equal to the init value: in a
+    padded window each real element ties with what padding would hold, so a backend that
+    lets padding (filled with the init) compete selects it (GE / LE pick the first tie, GT /
+    LT the last) and loses the source value; the spec never selects padding."""
+    values = _identity_inits(draw, sig)
+    values[0] = np.full_like(values[0], values[2])
+    return values
+
+
 def _idempotent_other_inits(draw, sig: Signature) -> list:
     """Edge-value inputs; max / min / and / or bodies get an init that is not their identity."""
     return _set_inits(draw, sig, draw(draw.input_sets(sig)), non_identity=True)
@@ -947,6 +957,9 @@ SELECT_AND_SCATTER_CLASSES = (
     AttributeClass("padding", _select_and_scatter_class(_padded), _identity_inits,
                    "select_and_scatter (C2), (C8): low / high padding (each window still holds an operand "
                    "element); padding is never selected"),
+    AttributeClass("padding-ties", _select_and_scatter_class(_padded), _operand_tied_with_init,
+                   "select_and_scatter (C2), (C8): low / high padding and every operand element equal to the "
+                   "init value: the tie is the first / last REAL element of the window, never padding"),
     AttributeClass("other-init", _select_and_scatter_class(_tiled), _other_inits,
                    "select_and_scatter: a non-zero init value: unselected elements are init, selected ones "
                    "reduce([sources], [init])"),
