@@ -14,8 +14,9 @@ An ``OpInfo`` holds everything the suite knows about an op, and nothing else hol
   * ``precision_config``: takes one (DEFAULT / HIGH allow low-precision products);
   * ``domain`` ("positive" or ""), ``fuzz`` (drawn by random programs), ``manual_sharding``;
   * ``attribute_space``: the classes of shapes and attributes the op's semantics distinguish
-    (``AttributeClass``), each drawn deterministically for every element type before the
-    random draws -- the structural counterpart of the special-value grid.
+    (``AttributeClass``), drawn deterministically before the random draws (once per
+    element-type family in a run, on every type in certify) -- the structural counterpart of
+    the special-value grid.
 
 The readable tables are views generated from the records: ``judge/tolerance.py``
 (TOLERANCE_TABLE, tolerance_for), ``oracle/impl_defined.py`` (IMPL_DEFINED_TABLE,
@@ -61,8 +62,8 @@ class AttributeClass:
     """One class of shapes and attributes that an op's semantics distinguish (a permutation that
     is not an involution, start indices past the edge, keys with ties, an empty reduced
     dimension with a non-identity init value, ...).  A one-op run draws one case of every class
-    of the op for every element type, before its random draws, so a bug that only such a
-    signature shows cannot hide behind Hypothesis's simplest examples.
+    of the op in every element-type family (certify: on every type), before its random draws,
+    so a bug that only such a signature shows cannot hide behind Hypothesis's simplest examples.
 
     ``draw_signature(draw, element_type)`` draws a Signature IN the class (the class fixes the
     structure, the draw the rest) or returns None where the class does not apply to that
@@ -109,7 +110,7 @@ class OpInfo:
     fuzz: bool = True              # drawn by random programs (generators/random_programs.py)
     # Marked mhlo.sharding = "{manual}" in multi-partition programs (adapters/base.grid_program).
     manual_sharding: bool = False
-    # The classes of shapes and attributes drawn for every element type before random draws.
+    # The classes of shapes and attributes drawn before random draws (conformance/run.py).
     attribute_space: tuple[AttributeClass, ...] = ()
 
     @property
