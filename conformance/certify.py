@@ -25,7 +25,7 @@ import numpy as np
 from judge.known_deviations import deviation_for_case, stale_deviations
 from judge.verdict import Traits, judge_program, oracle_run
 from oracle.mlir_text import parse_module
-from reports.coverage import coverage_gaps, coverage_text, op_coverage
+from reports.coverage import coverage_gaps, coverage_text, gaps_text, op_coverage
 from reports.html import KNOWN, UNEXPECTED, Run, render_report, worst
 from reports.results import CaseResult, atomic_write_text, write_results
 
@@ -169,8 +169,7 @@ def summarize_run(run: Run) -> dict:
     for (op, dtype), cell in sorted(run.cells.items()):
         key, v = f"{op}:{dtype}", cell.verdict
         if v in ("pass", "implementation-defined") and op in gaps:
-            out["not_certified"][key] = "attribute classes of the op not exercised: " + "; ".join(
-                f"{name} ({why})" for name, why in gaps[op].items())
+            out["not_certified"][key] = f"attribute classes of the op not exercised: {gaps_text(gaps[op])}"
         elif v in ("pass", "implementation-defined"):
             out["conforms"].append(key)
         elif v == KNOWN:

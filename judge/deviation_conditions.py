@@ -260,11 +260,18 @@ def _complex_components(operands: Sequence) -> list:
             if isinstance(x, np.ndarray) and x.dtype.kind == "c"]
 
 
+def _some_complex_component(operands: Sequence, holds) -> bool:
+    """``holds(component, finfo)`` is true for a real or imaginary part of some element of some
+    complex operand."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        return any(bool(np.any(holds(part, fi))) for re, im, fi in _complex_components(operands) for part in (re, im))
+
+
 def complex_tiny_component(op: ir.Op, operands: Sequence) -> bool:
     """Some complex operand element has a nonzero component within 2**24 of the subnormal range
     (|c| < smallest normal * 2**24): a flushing backend's intermediate products of it flush."""
-    return any(bool(np.any((part != 0) & (np.abs(part) < float(fi.smallest_normal) * 2.0 ** 24)))
-               for re, im, fi in _complex_components(operands) for part in (re, im))
+    return _some_complex_component(operands,
+                                   lambda c, fi: (c != 0) & (np.abs(c) < float(fi.smallest_normal) * 2.0 ** 24))
 
 
 def complex_zero_component(op: ir.Op, operands: Sequence) -> bool:
@@ -275,36 +282,36 @@ def complex_zero_component(op: ir.Op, operands: Sequence) -> bool:
 def complex_large_component(op: ir.Op, operands: Sequence) -> bool:
     """Some complex operand element has a finite component of magnitude >= 1024 (the argument of a
     sine / cosine / exponential's imaginary part needs a range reduction)."""
-    return any(bool(np.any(np.isfinite(part) & (np.abs(part) >= 1024)))
-               for re, im, _ in _complex_components(operands) for part in (re, im))
+    return _some_complex_component(operands, lambda c, _: np.isfinite(c) & (np.abs(c) >= 1024))
 
 
 def complex_component_square_overflows(op: ir.Op, operands: Sequence) -> bool:
     """Some complex operand element has a finite component whose square overflows the component
     type (|c| > sqrt(max)): |z|**2, c**2 + d**2 and unscaled Smith products overflow, although
     the exact result may be finite."""
-    return any(bool(np.any(np.isfinite(part) & (np.abs(part) > math.sqrt(float(fi.max)))))
-               for re, im, fi in _complex_components(operands) for part in (re, im))
+    return _some_complex_component(operands, lambda c, fi: np.isfinite(c) & (np.abs(c) > math.sqrt(float(fi.max))))
 
 
 def complex_exponential_component(op: ir.Op, operands: Sequence) -> bool:
     """Some complex operand element has a finite component c with e**|c| out of range
     (|c| > ln(max) - 1): cosh / sinh of it overflow although cos / sin of the whole may be finite."""
-    return any(bool(np.any(np.isfinite(part) & (np.abs(part) > math.log(float(fi.max)) - 1)))
-               for re, im, fi in _complex_components(operands) for part in (re, im))
+    return _some_complex_component(operands, lambda c, fi: np.isfinite(c) & (np.abs(c) > math.log(float(fi.max)) - 1))
+
+
+def _complex_power(op: ir.Op, operands: Sequence) -> bool:
+    """``op`` is a power of complex operands."""
+    return op.name in ("stablehlo.power", "chlo.broadcast_power") and len(_complex_components(operands)) >= 2
 
 
 def complex_power_zero_base(op: ir.Op, operands: Sequence) -> bool:
     """power of a complex zero base (0**w is 0 for Re w > 0, the limit; exp(w log 0) is NaN)."""
-    if op.name not in ("stablehlo.power", "chlo.broadcast_power") or len(_complex_components(operands)) < 2:
-        return False
-    return bool(np.any(np.asarray(operands[0]) == 0))
+    return _complex_power(op, operands) and bool(np.any(np.asarray(operands[0]) == 0))
 
 
 def complex_power_exponent_overflows(op: ir.Op, operands: Sequence) -> bool:
     """power of complex z, w where |w| * |log z| is beyond the component type's max: w * log z
     overflows although |z**w| may be finite (i ** 3.4e38 has modulus 1)."""
-    if op.name not in ("stablehlo.power", "chlo.broadcast_power") or len(_complex_components(operands)) < 2:
+    if not _complex_power(op, operands):
         return False
     z, w = np.broadcast_arrays(*(np.asarray(x).astype(np.complex128) for x in operands[:2]))
     fi = np.finfo(np.asarray(operands[0]).real.dtype)
@@ -317,7 +324,7 @@ def complex_power_factor_out_of_range(op: ir.Op, operands: Sequence) -> bool:
     """power of complex z, w where a factor of |z**w| = |z|**Re(w) * exp(-Im(w) arg z) alone
     overflows or underflows the component type (within a factor e of its range), whatever the
     product: the factors' logarithms Re(w) log|z| and -Im(w) arg z."""
-    if op.name not in ("stablehlo.power", "chlo.broadcast_power") or len(_complex_components(operands)) < 2:
+    if not _complex_power(op, operands):
         return False
     z, w = np.broadcast_arrays(*(np.asarray(x).astype(np.complex128) for x in operands[:2]))
     fi = np.finfo(np.asarray(operands[0]).real.dtype)
@@ -424,7 +431,7 @@ def requantize_scale_ratio_overflows(op: ir.Op, operands: Sequence) -> bool:
     ratio = np.divide.outer(np.asarray(src.scales, np.float64), np.asarray(dst.scales, np.float64))
     storage = np.abs(np.asarray([dst.min, dst.max, *dst.zero_points], np.float64))
     operand = np.asarray(operands[0]).astype(np.float64)
-    spread = np.abs(operand - np.asarray(src.zero_points, np.float64).min()).max(initial=0) if operand.size else 0
+    spread = np.abs(operand - np.asarray(src.zero_points, np.float64).min()).max(initial=0)
     reach = spread * max(src.scales) / min(dst.scales)
     return bool(np.any(ratio > top) or np.any(ratio < tiny) or np.any(storage > top) or reach > top)
 

@@ -6,8 +6,8 @@ A class is *exercised* when at least one of its cases ran on the backend and was
 (pass, mismatch or implementation-defined: a known deviation is a judged mismatch too); a
 class whose cases were all refused (rejected, unsupported) or ended without a judgement
 (crash, timeout, error) is not; a class no case was drawn in applies to no element type of
-the run (NaN keys for an integer-only run) and is listed as not applicable, not as a gap.  ``certify`` says CONFORMS only for ops whose classes
-were all exercised (conformance/certify.py).
+the run (NaN keys for an integer-only run) and is listed as not applicable, not as a gap.
+``certify`` says CONFORMS only for ops whose classes were all exercised (conformance/certify.py).
 """
 
 from __future__ import annotations
@@ -72,6 +72,11 @@ def coverage_gaps(coverage: dict[str, dict]) -> dict[str, dict[str, str]]:
     return {op: c["classes_not_exercised"] for op, c in coverage.items() if c["classes_not_exercised"]}
 
 
+def gaps_text(not_exercised: dict[str, str]) -> str:
+    """"class (why); class (why)" for an op's classes not exercised."""
+    return "; ".join(f"{name} ({why})" for name, why in not_exercised.items())
+
+
 def coverage_text(coverage: dict[str, dict], *, limit: int = 12) -> str:
     """The closing summary's coverage lines: totals, then the ops with classes not exercised."""
     if not coverage:
@@ -85,7 +90,7 @@ def coverage_text(coverage: dict[str, dict], *, limit: int = 12) -> str:
              f"attribute classes exercised: {exercised}/{classes}"]
     gaps = coverage_gaps(coverage)
     for op in sorted(gaps)[:limit]:
-        lines.append(f"  {op}: not exercised: " + "; ".join(f"{name} ({why})" for name, why in gaps[op].items()))
+        lines.append(f"  {op}: not exercised: {gaps_text(gaps[op])}")
     if len(gaps) > limit:
         lines.append(f"  ... and {len(gaps) - limit} more ops (results.json: coverage)")
     return "\n".join(lines)

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from judge.known_deviations import deviation_for_case, stale_deviations
 
-from .coverage import op_coverage
+from .coverage import gaps_text, op_coverage
 from .results import STATUS_MEANINGS, CaseResult, read_cases
 
 #: The verdict of a failing case that a known deviation explains.
@@ -343,7 +343,7 @@ class _Page:
             return ""
         rows = []
         for op, c in coverage.items():
-            missing = "; ".join(f"{name} ({why})" for name, why in c["classes_not_exercised"].items())
+            missing = gaps_text(c["classes_not_exercised"])
             rows.append(f'<tr data-family="{_e(self.family(op))}"><th class=op>{_e(op)}</th><td>{c["cases"]}</td>'
                         f'<td>{c["signatures"]}</td><td>{_e(", ".join(c["classes_exercised"]))}</td>'
                         f'<td{" class=gap" if missing else ""}>{_e(missing)}</td></tr>')

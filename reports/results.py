@@ -67,9 +67,9 @@ class CaseResult:
     #: a portability hazard: on the elements the spec leaves implementation-defined, the backends
     #: of a several-backend run disagree (judge/divergence.py: backends, output, index, values)
     divergent: dict = field(default_factory=dict)
-    #: coverage of a drawn case: the digest of its program (operand types and attributes, not its
-    #: inputs: cases with one signature test one program) and the op's attribute class it was
-    #: drawn in (oracle.registry.AttributeClass; "" for a random draw)
+    #: coverage of a drawn case: the digest of its op's shapes and attributes, whatever the element
+    #: types and inputs (cases with one signature test one program: conformance/run.py
+    #: signature_digest) and the op's attribute class it was drawn in ("" for a random draw)
     signature: str = ""
     attribute_class: str = ""
 

@@ -34,8 +34,8 @@ from ..registry import AttributeClass, Signature, op, record_facts
 from ..quantization import dequantize_op_quantize
 from ..types import ALL_ELEMENT_TYPES, ELEMENT_TYPES, ElementType, TensorType, as_element_type
 from ._checks import reject_quantized, shape_error
-from .dot_general import (bound_of, draw_dot_inputs, draw_precision, dot_numerics, ordinary_inputs, precisions,
-                          round_result, wide_dot, with_conversion_overflow)
+from .dot_general import (dot_error_bound, draw_dot_inputs, draw_precision, ordinary_inputs, precisions,
+                          round_result, wide_dot)
 
 _ALL_NAMES = tuple(t.name for t in ALL_ELEMENT_TYPES)
 _I64 = ELEMENT_TYPES["i64"]
@@ -314,9 +314,7 @@ def _error_bound(op_, lhs, rhs, padding) -> list:
     c = conv_as_dot(op_, np.asarray(lhs), np.asarray(rhs), padding)
     if not (c.result.is_float or c.result.is_complex) or c.L.shape[2] == 0 or c.L.size == 0 or c.R.size == 0:
         return [None]
-    wide = wide_dot(c.L, c.R, c.operand, want_bound=True)
-    bound = with_conversion_overflow(bound_of(wide, dot_numerics(op_, c.operand, c.result), c.result),
-                                     c.L, c.R, c.operand, c.result)
+    bound = dot_error_bound(op_, c.L, c.R, c.operand, c.result)
     return [None if bound is None else c.finish(bound)]
 
 

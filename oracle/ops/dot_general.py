@@ -189,14 +189,9 @@ def dot_numerics(op_, operand: ElementType, result: ElementType) -> DotNumerics:
         ul, ur = max(ul, u_res), max(ur, u_res)
     e_in = (1 + ul) * (1 + ur) - 1
     # products in the operand type (the spec's multiply), where it is the coarser one
-    overflow_is_nan = u_in > u_res and not _has_infinity(operand)
+    overflow_is_nan = u_in > u_res and not (operand.component if operand.is_complex else operand).has_infinity
     return DotNumerics(e_in, min(u_in, u_res) or u_res, u_res, eta, overflow,
                        f"precision_config [{lp}, {rp}], accumulation in {result}", overflow_is_nan)
-
-
-def _has_infinity(t: ElementType) -> bool:
-    et = t.component if t.is_complex else t
-    return not et.is_float or bool(np.isinf(np.array(np.inf).astype(et.dtype)))
 
 
 def precisions(op_) -> tuple[str, str]:
@@ -370,6 +365,14 @@ def with_conversion_overflow(bound, L: np.ndarray, R: np.ndarray, operand: Eleme
     if np.iscomplexobj(bound):
         return _complex(np.where(mask, np.nan, bound.real), np.where(mask, np.nan, bound.imag))
     return np.where(mask, np.nan, bound)
+
+
+def dot_error_bound(op_, L: np.ndarray, R: np.ndarray, operand: ElementType, result: ElementType):
+    """The per-element bound of dot products (B,M,K) x (B,K,N) of dot_general or convolution
+    (``op_`` gives the precision attributes): ``bound_of`` the wide products, and NaN where an
+    operand is outside a narrower result type's normal range (``with_conversion_overflow``)."""
+    wide = wide_dot(L, R, operand, want_bound=True)
+    return with_conversion_overflow(bound_of(wide, dot_numerics(op_, operand, result), result), L, R, operand, result)
 
 
 def bound_of(wide: WideDot, num: DotNumerics, result: ElementType) -> np.ndarray | None:
@@ -766,9 +769,7 @@ def dot_general_error_bound(op_, inputs, result_types) -> list:
     L, R, shape, operand, result = _prepare(op_, [np.asarray(x) for x in inputs])
     if not (result.is_float or result.is_complex) or math.prod(shape) == 0 or L.shape[2] == 0:
         return [None]
-    wide = wide_dot(L, R, operand, want_bound=True)
-    bound = with_conversion_overflow(bound_of(wide, dot_numerics(op_, operand, result), result), L, R, operand, result)
-    return [bound.reshape(shape)]
+    return [dot_error_bound(op_, L, R, operand, result).reshape(shape)]
 
 
 @op("stablehlo.dot_general", family="dot_general", element_types=_ALL_NAMES,
