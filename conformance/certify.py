@@ -22,12 +22,14 @@ import time
 
 import numpy as np
 
+from judge.grouping import group_cases
 from judge.known_deviations import deviation_for_case, stale_deviations
 from judge.verdict import Traits, judge_program, oracle_run
 from oracle.mlir_text import parse_module
 from reports.coverage import coverage_gaps, coverage_text, gaps_text, op_coverage
 from reports.html import KNOWN, UNEXPECTED, Run, render_report, worst
 from reports.results import CaseResult, atomic_write_text, write_results
+from reports.summary import problems_text
 
 RESULT_FILES = {"differential": "differential.json", "spec-example": "spec-examples.json", "corpus": "corpus.json"}
 
@@ -234,6 +236,9 @@ def certify(backend, out: str, *, ops=None, dtypes=None, max_examples: int = 3, 
     stale = sorted(f"{d.backend} {d.op} {d.dtypes} {'/'.join(d.statuses)}: {d.reason}"
                    for d in stale_deviations(backend.name, every_case))
     summary["stale_deviations"] = stale
+    # the unexplained failures by root cause (judge/grouping.py); folders relative to OUT, so two runs read the same
+    summary["problems"] = [dict(g.to_json(), reproducer=_under(g.reproducer, out))
+                           for g in group_cases(backend.name, every_case) if g.new]
     all_cases = [v for run in report_runs for v in run.verdict_counts.elements()]
     summary["coverage"] = op_coverage(cases)
     summary["verdict"] = {"pass": "conforms", "implementation-defined": "conforms", KNOWN: "deviates (all known)"}.get(
@@ -247,6 +252,12 @@ def certify(backend, out: str, *, ops=None, dtypes=None, max_examples: int = 3, 
     return summary
 
 
+def _under(path: str, out: str) -> str:
+    """``path`` relative to ``out`` when it lies inside it."""
+    inside = path and os.path.abspath(path).startswith(os.path.abspath(out) + os.sep)
+    return os.path.relpath(path, out) if inside else path
+
+
 def summary_text(s: dict) -> str:
     """The plain-text verdict (summary.txt)."""
     versions = ", ".join(f"{k} {v}" for k, v in s["versions"].items())
@@ -254,6 +265,11 @@ def summary_text(s: dict) -> str:
              f"seed {s['seed']}, {s['max_examples']} examples per op x element type; ops: {s['ops']}; "
              f"element types: {s['dtypes']}",
              f"VERDICT: {s['verdict'].upper()}", ""]
+    problems = s.get("problems", [])
+    if problems:
+        lines.append(f"NEW PROBLEMS: {len(problems)} in {sum(p['cases'] for p in problems)} case(s) (cases failing "
+                     "one op the same way are one problem; reproducer folders under this folder)")
+        lines += [problems_text(problems), ""]
     titles = {"differential": "Differential (op x element type pairs)", "spec-example": "Spec examples (per op)",
               "corpus": "Interpreter corpus (per file's op)"}
     for kind in ("differential", "spec-example", "corpus"):

@@ -3,8 +3,11 @@
 No network: CSS and JS are inline, everything is rendered here (the JS only filters and
 opens drill-downs), so the page opens from disk and works without JS except the filters.
 
-Layout: a summary table (status x backend, with counts), an overview (op x backend, worst
-verdict per op, side by side), then per backend an op x element-type matrix for each kind
+Layout: a summary table (status x backend, with counts), the problems by root cause (the
+failing and rejected cases of each run grouped by judge/grouping.py: op, status, how they fail,
+member count, element types, an example, and each member linked to its cell's drill-down), an
+overview (op x backend, worst verdict per op, side by side), then per backend an op x
+element-type matrix for each kind
 of results (differential, corpus, spec examples).  A cell's colour is the worst verdict of
 its cases; its text is ``passed/total``.  Every cell links to its drill-down (``#c-N``):
 the known deviation that explains it, the ULP histogram, then each case - message, first
@@ -27,7 +30,9 @@ import os
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 
+from judge.grouping import case_op, group_cases
 from judge.known_deviations import deviation_for_case, stale_deviations
 
 from .coverage import gaps_text, op_coverage
@@ -50,6 +55,7 @@ KIND_TITLES = {"differential": "Differential (drawn one-op programs vs the oracl
                "corpus": "Interpreter corpus (official StableHLO tests)",
                "spec-example": "Spec examples (documented values)"}
 MAX_CASES_SHOWN = 40  # per cell: failing cases first, then passing ones by id
+MAX_MEMBERS_SHOWN = 30  # per problem: its members, linked to their cells
 
 
 def verdict(backend: str, case: CaseResult) -> str:
@@ -65,10 +71,6 @@ def worst(verdicts) -> str:
 
 # ----------------------------------------------------------------------- the model
 
-def _mnemonic(op: str) -> str:
-    return op.split(".", 1)[1] if op.startswith("stablehlo.") else op
-
-
 _QUANTIZED = re.compile(r"^!quant\.uniform<(u?i\d+)")
 
 
@@ -81,14 +83,12 @@ def column_of(dtype: str) -> str:
 
 
 def cell_of(case: CaseResult, kind: str) -> tuple[str, str]:
-    """(op, element type column) of the matrix cell a case belongs to."""
-    ops = [_mnemonic(o) for o in case.ops]
+    """(op, element type column) of the matrix cell a case belongs to (the op as grouping names it)."""
+    op = case_op(case, kind)
     if kind == "corpus":
-        stem = os.path.splitext(os.path.basename(case.file or case.id.split(":")[0]))[0]
-        op = stem if stem in ops else next((o for o in ops if o != "constant"), ops[0] if ops else stem)
         types = [t for t in case.dtypes if t != "i1"] or list(case.dtypes)
         return op, (column_of(types[0]) if len(types) == 1 else "mixed" if types else "none")
-    return (ops[0] if ops else "?"), (column_of(case.dtypes[0]) if case.dtypes else "none")
+    return op, (column_of(case.dtypes[0]) if case.dtypes else "none")
 
 
 def family_of(op: str) -> str:
@@ -131,6 +131,19 @@ class Run:
     @property
     def verdict_counts(self) -> Counter:
         return Counter(v for cell in self.cells.values() for _, v in cell.cases)
+
+    @cached_property
+    def groups(self) -> list:
+        """The failing and rejected cases by root cause (judge/grouping.py), new problems first."""
+        return group_cases(self.backend, self.cases, kind=self.kind)
+
+    @cached_property
+    def _group_by_case(self) -> dict:
+        return {c.id: g for g in self.groups for c in g.members}
+
+    def group_of(self, case):
+        """The group (judge/grouping.py) a case belongs to, or None."""
+        return self._group_by_case.get(case.id)
 
 
 def load_run(path: str) -> Run:
@@ -233,6 +246,10 @@ def _case_html(case: CaseResult, v: str, run: Run, base: str) -> str:
         parts.append(f"<p class=reason>known deviation ({_e(case.status)}): {_e(deviation.reason)}"
                      + (f' <a href="{_e(deviation.link)}">{_e(deviation.link)}</a>' if deviation.link else "")
                      + "</p>")
+    group = run.group_of(case)
+    if group is not None and len(group.members) > 1:
+        parts.append(f"<p class=dim>same root cause as {len(group.members) - 1} other case(s): "
+                     f"{_e(group.label())} (problems by root cause)</p>")
     if case.divergent:
         parts.append(f"<p class=divergent>{_divergent_text(case.divergent)}</p>")
     if case.message:
@@ -261,6 +278,7 @@ class _Page:
         self.runs, self.base, self.title = runs, base, title
         self.drills: list[str] = []
         self.families = {}
+        self.drill_of: dict = {}  # (run index, case id) -> the number of the drill-down showing it
 
     def family(self, op: str) -> str:
         if op not in self.families:
@@ -323,6 +341,7 @@ class _Page:
                     continue
                 n = len(self.drills)
                 self.drills.append(self.drill(run, cell, n))
+                self.drill_of.update(((index, c.id), n) for c, _ in cell.cases)
                 counts = cell.counts
                 good = counts["pass"] + counts["implementation-defined"]
                 title = ", ".join(f"{k} {counts[k]}" for k in VERDICTS if counts[k])
@@ -365,6 +384,36 @@ class _Page:
                 f'<a class=close href="#top">close</a></h3>'
                 f'<p>{", ".join(f"{k} {counts[k]}" for k in VERDICTS if counts[k])}</p>'
                 f"{_histogram_html(_merge_histograms(c for c, _ in cell.cases))}{body}{more}</section>")
+
+    def problems(self) -> str:
+        """Each run's groups (judge/grouping.py): one row per group, its members linked to their
+        cells' drill-downs (call after the matrices, which number the drill-downs)."""
+        rows = []
+        for index, run in enumerate(self.runs):
+            for g in run.groups:
+                v = g.status if g.new or g.status == "rejected" else KNOWN
+                how = _e(g.relation) if not g.deviation else (
+                    f"{_e(g.relation)}<br><span class=dim>{_e(g.deviation['reason'])}</span>")
+                links = ", ".join(f'<a href="#{_cell_id(self.drill_of[index, c.id])}">{_e(c.id)}</a>'
+                                  if (index, c.id) in self.drill_of else _e(c.id)
+                                  for c in g.members[:MAX_MEMBERS_SHOWN])
+                if len(g.members) > MAX_MEMBERS_SHOWN:
+                    links += f" <span class=dim>... +{len(g.members) - MAX_MEMBERS_SHOWN}</span>"
+                rows.append(
+                    f'<tr class=group data-backend="{_e(run.backend)}" data-family="{_e(self.family(g.op))}" '
+                    f'data-verdict="{_e(v)}" data-key="{_e(g.key)}" data-members="{len(g.members)}">'
+                    f'<td><span class="chip s-{_e(v)}">{_e(v)}</span></td><td>{_e(run.backend)}</td>'
+                    f'<td>{_e(KIND_TITLES.get(run.kind, run.kind).split(" (")[0])}</td><th class=op>{_e(g.op)}</th>'
+                    f"<td>{how}</td><td>{len(g.members)}</td><td>{_e(' '.join(g.element_types))}</td>"
+                    f"<td>{_e(g.example)}</td><td class=members>{links}</td></tr>")
+        if not rows:
+            return ""
+        new = sum(g.new for r in self.runs for g in r.groups)
+        return (f"<h2>Problems by root cause: {new} new</h2><p class=dim>cases failing one op the same way (status, "
+                "listed deviation or relation between expected and actual, crash site) are one row; "
+                "judge/grouping.py has the rule</p><table id=groups class=groups><tr><th>verdict</th><th>backend"
+                "</th><th>kind</th><th>op</th><th>how it fails</th><th>cases</th><th>element types</th>"
+                f"<th>example</th><th>members</th></tr>{''.join(rows)}</table>")
 
     def divergent(self) -> str:
         """Portability hazards: the cases several backends answer differently where the spec
@@ -415,7 +464,8 @@ class _Page:
             title=_e(self.title), css=_CSS + "".join(f".s-{k}{{background:{c};color:#fff}}" for k, c in COLOURS.items()),
             js=_JS, sources=sources, summary=self.summary(), legend=legend, status_options=status_options,
             family_options=family_options, backend_boxes=backend_boxes, overview=self.overview(),
-            sections="".join(sections), stale=self.divergent() + self.stale(), drills="".join(self.drills),
+            sections="".join(sections), problems=self.problems(),
+            stale=self.divergent() + self.stale(), drills="".join(self.drills),
             environment=self.environment())
 
     def environment(self) -> str:
@@ -480,6 +530,7 @@ _TEMPLATE = """<!DOCTYPE html>
  <span>backends {backend_boxes}</span>
  <span id="visible"></span>
 </form>
+{problems}
 <h2>Overview: op x backend</h2>
 {overview}
 {sections}
@@ -519,6 +570,7 @@ pre{background:#fff;border:1px solid #eee;padding:4px;white-space:pre-wrap;max-h
 .cmd code{display:block;background:#222;color:#eee;padding:3px 6px;margin:2px 0}
 .reason{background:#fff3da;border-left:4px solid #e0a030;padding:4px}
 .stale{color:#8a4b00}
+.groups td,.groups th{font-size:12px;vertical-align:top}.groups td.members{max-width:520px}
 """
 
 _JS = r"""
@@ -554,6 +606,12 @@ _JS = r"""
       tr.classList.toggle('hidden', !(family === 'all' || tr.dataset.family === family));
     });
     $('li.stale').forEach(function(li){ li.classList.toggle('hidden', !backends[li.dataset.backend]); });
+    $('tr.group').forEach(function(tr){
+      var v = tr.dataset.verdict;
+      tr.classList.toggle('hidden', !(backends[tr.dataset.backend]
+        && (family === 'all' || tr.dataset.family === family)
+        && (status === 'all' || v === status || (status === 'failing' && failing[v]))));
+    });
     body.dataset.visibleCells = cells; body.dataset.visibleRows = rows; body.dataset.visibleBackends = shownBackends;
     document.getElementById('visible').textContent = cells + ' cells shown';
   }

@@ -6,6 +6,15 @@ One ``<testsuite>`` per results document (backend and kind), one ``<testcase>`` 
 ``<skipped>``; a failure explained by a known deviation -> ``<skipped type="xfail">`` with
 the reason (as pytest's own ``--junitxml`` writes an xfail); pass and
 implementation-defined pass.  The pytest path has its own: ``pytest --junitxml OUT.xml``.
+
+Problems by root cause (judge/grouping.py): still one testcase per case, with the case's
+problem named at the start of its failure / error message (``[problem 1 of 3: dot_general
+mismatch: sign-extended unsigned, 21 cases] ...``) and each problem listed with its members in
+the suite's ``<properties>``.  Why not one testcase per problem: CI tools (Jenkins, GitLab,
+GitHub test reporters) track history, flakiness and "new since the last build" by testcase
+name, and a problem's membership changes from run to run (drawn cases, types fixed one at a
+time); a case id is stable.  The message is what their failure lists show, so the grouping is
+visible there.
 """
 
 from __future__ import annotations
@@ -24,12 +33,12 @@ def _text(s: str) -> str:
     return _NOT_XML.sub("?", s)
 
 
-def _add_case(suite: ET.Element, backend: str, kind: str, case, counts: dict) -> None:
+def _add_case(suite: ET.Element, backend: str, kind: str, case, counts: dict, problem: str = "") -> None:
     op = (case.ops[0].replace("stablehlo.", "") if case.ops else "unknown")
     tc = ET.SubElement(suite, "testcase", classname=f"{backend}.{kind}.{op}", name=case.id,
                        time=f"{float(case.seconds or 0):.4f}")
     counts["tests"] += 1
-    summary = _text((case.message or case.status).splitlines()[0][:300])
+    summary = _text(problem + (case.message or case.status).splitlines()[0][:300])
     if case.status in _FAILURE | _ERROR:
         deviation = deviation_for_case(backend, case)
         if deviation is not None:
@@ -57,8 +66,17 @@ def junit_xml(runs) -> str:
     for run in runs:
         suite = ET.SubElement(root, "testsuite", name=f"{run.backend}.{run.kind}")
         counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+        problems = [g for g in run.groups if g.new]
+        if problems:
+            properties = ET.SubElement(suite, "properties")
+            for n, g in enumerate(problems, 1):
+                members = " ".join(c.id for c in g.members)
+                ET.SubElement(properties, "property", name=f"problem {n}",
+                              value=_text(f"{g.label()}: {len(g.members)} case(s): {members}"))
+        named = {c.id: f"[problem {n} of {len(problems)}: {g.label()}, {len(g.members)} case(s)] "
+                 for n, g in enumerate(problems, 1) for c in g.members}
         for case in run.cases:
-            _add_case(suite, run.backend, run.kind, case, counts)
+            _add_case(suite, run.backend, run.kind, case, counts, named.get(case.id, ""))
         seconds = sum(float(c.seconds or 0) for c in run.cases)
         for k, v in counts.items():
             suite.set(k, str(v))

@@ -1,6 +1,11 @@
 """The results model shared by the pytest suites, the CLI and the reports (results.json).
 
-results.json: {"backend": str, "summary": {status: count}, "cases": [CaseResult...]}
+results.json: {"backend": str, "summary": {status: count}, "groups": [...], "cases": [CaseResult...]}
+
+``groups``: the failing and rejected cases grouped by root cause (judge/grouping.py: same op,
+status, and listed deviation or relation between expected and actual / crash site), new
+problems first; each with its key, status, op, relation, ``new``, the deviation entry if one
+explains it, element types, shapes, one example and reproducer, and its members' case ids.
 
 A run writes its results as it goes (ResultsLog): ``results.jsonl`` beside results.json
 gets one line per case the moment it ends (a first line holds the run's metadata), and
@@ -10,7 +15,7 @@ leaves a readable partial result; even after SIGKILL the .jsonl holds every fini
 (read_cases reads it while it exists: ResultsLog.close removes it).
 
 A case's optional detail fields (absent when empty, so older files read the same):
-``mismatches`` (first mismatching elements with their hex bits), ``ulp_histogram``,
+``mismatches`` (first mismatching elements with their element type and hex bits), ``ulp_histogram``,
 ``counts`` (compared / mismatched / implementation-defined elements), ``inputs`` (a
 preview of each input with hex bits) and ``kind`` (``differential``, ``corpus`` or
 ``spec-example``: which matrix of a report the case belongs to).
@@ -26,6 +31,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Iterable
 
+from judge.grouping import group_cases
 from oracle.errors import BadInputFile
 from .coverage import op_coverage
 
@@ -122,7 +128,8 @@ def comparison_details(verdict, element_types) -> dict:
     for (out, *index), e, a, eh, ah, ulp in verdict.first_mismatches:
         et = as_element_type(element_types[out])
         et = getattr(et, "storage_type", et) if getattr(et, "is_quantized", False) else et
-        rows.append({"output": out, "index": index, "expected": _value_text(e, et), "actual": _value_text(a, et),
+        rows.append({"output": out, "index": index, "dtype": et.name,
+                     "expected": _value_text(e, et), "actual": _value_text(a, et),
                      "expected_bits": eh, "actual_bits": ah,
                      "ulp": _json_number(ulp) if (et.is_float or et.is_complex) else None})
     counts = {"compared": verdict.compared_count, "mismatched": verdict.mismatch_count,
@@ -184,6 +191,8 @@ def write_results(path: str, backend: str, cases: list[CaseResult], **meta) -> d
     coverage = op_coverage(cases)
     if coverage:  # drawn cases: distinct programs and attribute classes per op (reports/coverage.py)
         doc["coverage"] = coverage
+    # the failing (and rejected) cases by root cause (judge/grouping.py), new problems first
+    doc["groups"] = [g.to_json() for g in group_cases(backend, cases, kind=meta.get("kind", ""))]
     doc["cases"] = [c.to_json() for c in cases]
     atomic_write_text(path, json.dumps(doc, indent=1, default=str) + "\n")
     return doc
@@ -195,7 +204,8 @@ def mark_divergent(path: str, divergent: dict[str, dict]) -> dict:
     meta, cases = read_cases(path)
     for case in cases:
         case.divergent = divergent.get(case.id, {})
-    meta = {k: v for k, v in meta.items() if k not in ("backend", "summary", "elements_compared", "coverage")}
+    meta = {k: v for k, v in meta.items() if k not in ("backend", "summary", "elements_compared", "coverage",
+                                                         "groups")}
     meta["divergent"] = sum(1 for c in cases if c.divergent)
     return write_results(path, read_results(path)["backend"], cases, **meta)
 

@@ -1,7 +1,9 @@
 """The closing summary a run prints: counts per op and status, what each status means, what
-the drawn cases covered (distinct programs, attribute classes not exercised), the
-failures a listed deviation explains apart from new findings, where the results and the
-reproducers are, how to get the HTML page, and why the exit code is what it is.
+the drawn cases covered (distinct programs, attribute classes not exercised), the new
+problems -- failing cases grouped by root cause (judge/grouping.py), each with its member
+count, element types, shapes, an example and a reproducer -- apart from the failures a listed
+deviation explains, where the results and the reproducers are, how to get the HTML page, and
+why the exit code is what it is.
 
 The exit-code rule (README, "Exit codes"): 1 when a case ends in mismatch, crash, timeout or
 error; with ``expect_known`` (``--expect-known``), only when such a case is NOT explained by a
@@ -10,13 +12,18 @@ deviation listed in judge/deviations/<backend>.toml; else 0.  2 is for bad usage
 
 from __future__ import annotations
 
+from judge.grouping import FAILURES, Group, group_cases
+
 from .coverage import coverage_text, op_coverage
 from .html import KNOWN, KNOWN_MEANING, verdict
 from .results import FAILING, STATUS_MEANINGS, STATUSES
+
 #: Column order of the table: the statuses, with listed deviations after the failures.
 COLUMNS = (*STATUSES, KNOWN)
-#: New findings listed by name (the rest are in results.json and the HTML report).
-FINDINGS_SHOWN = 10
+#: New problems listed (the rest are in results.json's "groups" and the HTML report).
+PROBLEMS_SHOWN = 10
+#: Per problem: element type combinations and input shapes named before "(+N)".
+TYPES_SHOWN, SHAPES_SHOWN = 8, 2
 
 
 def verdicts(backend: str, results) -> list[str]:
@@ -63,23 +70,54 @@ def legend(present) -> str:
                      [f"  {s:<{width}}  {meanings[s]}" for s in COLUMNS if s in present])
 
 
+def _listed(items: list[str], shown: int, sep: str) -> str:
+    return sep.join(items[:shown]) + (f" (+{len(items) - shown})" if len(items) > shown else "")
+
+
+def problems_text(groups: list[dict], shown: int = PROBLEMS_SHOWN) -> str:
+    """The new problems of ``groups`` (judge/grouping.py, as results.json has them), one paragraph
+    each: op, status and how it fails, the member count, element types, input shapes, an example
+    and a reproducer folder."""
+    new = [g for g in groups if g["new"]]
+    lines = []
+    for n, g in enumerate(new[:shown], 1):
+        lines.append(f"  {n}. {g['label']}: {g['cases']} case(s)")
+        lines.append(f"     types:  {_listed(g['element_types'], TYPES_SHOWN, '  ')}")
+        if g["shapes"]:
+            lines.append(f"     shapes: {_listed(g['shapes'], SHAPES_SHOWN, ' | ')}")
+        lines.append(f"     e.g.    {g['example']}")
+        if g["reproducer"]:
+            lines.append(f"     reproducer: {g['reproducer']}")
+    if len(new) > shown:
+        lines.append(f"  ... and {len(new) - shown} more problem(s) (results.json \"groups\", the HTML report)")
+    return "\n".join(lines)
+
+
+def problems_headline(backend: str, groups: list[Group]) -> str:
+    """``New problems: 3 in 45 case(s) (...); 12 case(s) in 2 listed deviation(s) of B``."""
+    new = [g for g in groups if g.new]
+    known = [g for g in groups if g.deviation and g.status in FAILURES]
+    return (f"New problems: {len(new)} in {sum(len(g.members) for g in new)} case(s) (cases failing one op the "
+            f"same way are one problem); {sum(len(g.members) for g in known)} case(s) in {len(known)} listed "
+            f"deviation(s) of {backend}")
+
+
 def closing_summary(title: str, backend: str, results, *, results_path: str, reproducers: str | None = None,
                     expect_known: bool = False, interrupted: str = "") -> str:
     """The whole closing text (see the module docstring); ``interrupted``: "Ctrl-C" or "SIGTERM"
     when the run was stopped before its end (exit 130 / 143)."""
     seen = verdicts(backend, results)
     known = sum(v == KNOWN for v in seen)
-    new = [(r, v) for r, v in zip(results, seen) if v in FAILING]
+    new = [r for r, v in zip(results, seen) if v in FAILING]
+    groups = group_cases(backend, results)
+    problems = [g for g in groups if g.new]
     parts = [status_table(title, backend, results), legend(set(seen))]
     coverage = coverage_text(op_coverage(results))
     if coverage:
         parts.append(coverage)
-    parts.append(f"\nFailures: {known + len(new)} = {known} listed deviation(s) of {backend} "
-                 f"+ {len(new)} new finding(s)")
-    for r, v in new[:FINDINGS_SHOWN]:
-        parts.append(f"  {v:<8} {r.id}" + (f"  ->  {r.reproducer}" if r.reproducer else ""))
-    if len(new) > FINDINGS_SHOWN:
-        parts.append(f"  ... and {len(new) - FINDINGS_SHOWN} more (all in results.json and the HTML report)")
+    parts.append("\n" + problems_headline(backend, groups))
+    if problems:
+        parts.append(problems_text([g.to_json() for g in problems]))
     if interrupted:
         parts.append(f"\nINTERRUPTED ({interrupted}): the results of the {len(results)} cases that finished "
                      "were kept")
@@ -96,8 +134,8 @@ def closing_summary(title: str, backend: str, results, *, results_path: str, rep
         why = ("no new finding (listed deviations are expected: --expect-known)" if expect_known and known
                else "no case failed")
     elif new:
-        why = f"{len(new)} new finding(s)" + ("" if expect_known else
-                                              "; --expect-known would accept the listed deviations")
+        why = f"{len(problems)} new problem(s) in {len(new)} case(s)" + (
+            "" if expect_known or not known else "; --expect-known would accept the listed deviations")
     else:
         why = f"{known} listed deviation(s); --expect-known treats them as expected (exit 0)"
     parts.append(f"exit code {code}: {why}")

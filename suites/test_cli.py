@@ -143,7 +143,7 @@ def test_the_closing_summary_explains_itself(tmp_path, capsys):
     out = capsys.readouterr().out
     assert code == 0
     assert "What the statuses mean:" in out and "  pass " in out
-    assert "Failures: 0 = 0 listed deviation(s) of oracle + 0 new finding(s)" in out
+    assert "New problems: 0 in 0 case(s)" in out and "0 case(s) in 0 listed deviation(s) of oracle" in out
     assert f"results:     {tmp_path / 'results.json'}" in out
     assert "shlo-conform report" in out and "exit code 0: no case failed" in out
 
@@ -161,6 +161,6 @@ def test_expect_known_accepts_listed_deviations_only():
     assert exit_code("xla", [known, ok], expect_known=True) == 0
     assert exit_code("xla", [known, new, ok], expect_known=True) == 1
     text = closing_summary("t", "xla", [known, new, ok], results_path="/r/results.json", expect_known=True)
-    assert "Failures: 2 = 1 listed deviation(s) of xla + 1 new finding(s)" in text
-    assert "mismatch neg  ->  /r/xla-neg" in text and "known-deviation" in text
-    assert "exit code 1: 1 new finding(s)" in text
+    assert "New problems: 1 in 1 case(s)" in text and "1 case(s) in 1 listed deviation(s) of xla" in text
+    assert "1. negate mismatch: " in text and "reproducer: /r/xla-neg" in text and "known-deviation" in text
+    assert "exit code 1: 1 new problem(s) in 1 case(s)" in text
