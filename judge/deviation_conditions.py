@@ -618,3 +618,95 @@ def triggered(op: ir.Op | None, operands: Sequence | None, preceding: Sequence[i
         except (IndexError, KeyError, TypeError, ValueError, AttributeError):
             continue  # not this op's shape of attributes
     return tuple(out)
+
+
+# --- conditions of the xla-gpu triage (judge/deviations/xla-gpu.toml) -----------------------
+
+def _element_type(value):
+    return getattr(value.type, "element_type", None)
+
+
+def _storage(et):
+    """The element type's own type, or the storage type of a quantized one."""
+    return et.storage_type if getattr(et, "is_quantized", False) else et
+
+
+def f6_empty_or_constant(op: ir.Op, operands: Sequence) -> bool:
+    """An f6E2M3FN / f6E3M2FN tensor of the op (or of an op in its regions) has no elements, or
+    the op is, or its regions hold, an f6 constant: XLA builds an f6 literal for it."""
+    ops = [op]
+    while ops:
+        current = ops.pop()
+        ops += [inner for region in current.regions for inner in region.ops]
+        for value in tuple(current.operands) + tuple(current.results):
+            et, shape = _element_type(value), getattr(value.type, "shape", None)
+            if et is None or not str(et).startswith("f6E"):
+                continue
+            if current.name == "stablehlo.constant" or (shape is not None and 0 in shape):
+                return True
+    return False
+
+
+def sub_byte_negative_padding(op: ir.Op, operands: Sequence) -> bool:
+    """A pad of a type of 4 bits or fewer (i2, ui2, i4, ui4, f4E2M1FN, or quantized storage of
+    those) with a negative edge padding (a pad that also slices)."""
+    if op.name != "stablehlo.pad" or getattr(_storage(_element_type(op.operands[0])), "bits", 8) > 4:
+        return False
+    return any(bool(np.any(np.asarray(op.attr(name, [0])) < 0)) for name in ("edge_padding_low", "edge_padding_high"))
+
+
+def two_bit_integer_to_sub_byte(op: ir.Op, operands: Sequence) -> bool:
+    """A convert or uniform_quantize from a 2-bit integer (i2 / ui2, or 2-bit quantized storage)
+    to a type of 4 bits or fewer."""
+    if op.name not in ("stablehlo.convert", "stablehlo.uniform_quantize"):
+        return False
+    source, result = (_storage(_element_type(v)) for v in (op.operands[0], op.results[0]))
+    return source.is_integer and source.bits == 2 and result.bits <= 4
+
+
+def two_bit_integer_dot(op: ir.Op, operands: Sequence) -> bool:
+    """A dot_general with an i2 / ui2 operand."""
+    return op.name == "stablehlo.dot_general" and any(
+        _storage(_element_type(v)).is_integer and _storage(_element_type(v)).bits == 2 for v in op.operands[:2])
+
+
+def e8m0_smallest_operand(op: ir.Op, operands: Sequence) -> bool:
+    """Some f8E8M0FNU operand element is 2**-127 (code 0x00), the type's smallest value."""
+    return any(x.dtype.name == "float8_e8m0fnu" and bool(np.any(x.view(np.uint8) == 0))
+               for x in operands if isinstance(x, np.ndarray))
+
+
+def reduce_precision_narrows_8_bit_float(op: ir.Op, operands: Sequence) -> bool:
+    """reduce_precision of a float type of 8 bits or fewer to fewer exponent or mantissa bits
+    than the type has (a format at least as wide is a no-op)."""
+    if op.name != "stablehlo.reduce_precision":
+        return False
+    et = _element_type(op.operands[0])
+    if not getattr(et, "is_float", False) or et.bits > 8:
+        return False
+    return (int(op.attr("exponent_bits")) < int(et.finfo.nexp)
+            or int(op.attr("mantissa_bits")) < int(et.finfo.nmant))
+
+
+def quantized_value_beyond_expressed_range(op: ir.Op, operands: Sequence) -> bool:
+    """Some quantized operand element dequantizes, (storage - zero_point) * scale, to a magnitude
+    beyond its expressed type's largest finite value (i8 -16 at scale 8.5e37 in f32)."""
+    for value, x in zip(op.operands, operands):
+        et = _element_type(value)
+        if not getattr(et, "is_quantized", False) or not isinstance(x, np.ndarray) or x.size == 0:
+            continue
+        spread = np.abs(x.astype(np.float64)[..., None] - np.asarray(et.zero_points, np.float64)).max()
+        if spread * max(et.scales) > float(et.expressed_type.finfo.max):
+            return True
+    return False
+
+
+CONDITIONS.update({
+    "f6_empty_or_constant": f6_empty_or_constant,
+    "sub_byte_negative_padding": sub_byte_negative_padding,
+    "two_bit_integer_to_sub_byte": two_bit_integer_to_sub_byte,
+    "two_bit_integer_dot": two_bit_integer_dot,
+    "e8m0_smallest_operand": e8m0_smallest_operand,
+    "reduce_precision_narrows_8_bit_float": reduce_precision_narrows_8_bit_float,
+    "quantized_value_beyond_expressed_range": quantized_value_beyond_expressed_range,
+})
