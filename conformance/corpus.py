@@ -37,17 +37,24 @@ Check semantics follow the official interpreter (``stablehlo/tests/CheckOps.cpp`
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
+import pkgutil
 import re
 import time
+import warnings
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
+import oracle.ops
 from judge.compare import value_text
 from judge.verdict import Traits, judge_op, judge_program, oracle_run
+from oracle.errors import MlirError
 from oracle.mlir_text import parse_module
 from reports.results import CaseResult
 
@@ -120,6 +127,11 @@ class CorpusCase:
     skip_reason: str = ""           # not a StableHLO semantics test (tool tests)
     unsupported_reason: str = ""    # a form this project cannot run yet (probes, ...)
     error: str = ""                 # the case is malformed: MLIR's diagnostics
+    #: the entry takes arguments and there are no goldens: ``program_text`` is the program as
+    #: written (checks blanked), run differentially on drawn inputs (conformance/check.py)
+    takes_arguments: bool = False
+    #: ``program_text`` parsed once into the oracle's IR (for the oracle and the judge)
+    module: Any = field(default=None, repr=False, compare=False)
 
     @property
     def runnable(self) -> bool:
@@ -132,8 +144,9 @@ def load_cases(path: str, *, root: str | None = None) -> list[CorpusCase]:
     """All cases of a corpus file, or of every ``*.mlir`` under a directory (sorted).
 
     ``root`` (default: the directory itself, or the file's directory) makes the ids
-    relative (``chlo/mulhi.mlir:6:mulhi_op_test_si8``).  Never raises for a bad case: it
-    comes back with ``error`` set.
+    relative (``chlo/mulhi.mlir:6:mulhi_op_test_si8``).  Never raises for a bad file or
+    case: it comes back as a case with ``error`` set (a file that cannot be read, or with no
+    function to run, is one such case).
     """
     if os.path.isdir(path):
         root = root or path
@@ -144,20 +157,54 @@ def load_cases(path: str, *, root: str | None = None) -> list[CorpusCase]:
         return out
     root = root or os.path.dirname(os.path.abspath(path))
     rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    fmt = detect_format(text)
-    if fmt == "testdata":
-        return [load_testdata_case(text, rel, path)]
-    return load_interpret_cases(text, rel, path)
+    text, problem = read_test_file(path)
+    if problem:
+        return [CorpusCase(id=rel, file=path, name=os.path.basename(rel), error=problem)]
+    cases = load_file_cases(text, rel, path)
+    if not cases:
+        return [CorpusCase(id=rel, file=path, name=os.path.basename(rel),
+                           error=f"{path}: no function to run (no func.func in any case of the file)")]
+    return cases
+
+
+def read_test_file(path: str) -> tuple[str, str]:
+    """(text, "") or ("", why it cannot be a test file: unreadable, not UTF-8 text, empty)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        return "", f"{path}: cannot read ({e.strerror})"
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return "", (f"{path}: not a text file (byte {data[e.start]:#04x} at offset {e.start} is not UTF-8); "
+                    "expected MLIR text")
+    if not text.strip():
+        return "", f"{path}: empty file (expected MLIR text)"
+    return text, ""
+
+
+def load_file_cases(text: str, rel: str, path: str) -> list[CorpusCase]:
+    """The cases of one file's text, each ``// -----`` chunk in its own format (``detect_format``):
+    a file may mix interpret-format chunks with testdata-format ones."""
+    chunks = split_cases(text)
+    cases, pending = [], []
+    for start, chunk in chunks:
+        if detect_format(chunk) == "testdata":
+            cases.append(load_testdata_case(chunk, rel, path, start=start, alone=len(chunks) == 1))
+        else:
+            cases.extend(_interpret_chunk_cases(chunk, start, rel, path, pending))
+    _resolve_constants(pending, rel)
+    return cases
 
 
 _TESTDATA_MARK = re.compile(r'@check\.[\w.]+\s*\(|call_target_name\s*=\s*"check\.')
-_INTERPRET_MARK = re.compile(r"^\s*check\.\w+", re.M)
+_INTERPRET_MARK = re.compile(r"^\s*\"?check\.\w+", re.M)
 
 
 def detect_format(text: str) -> str:
-    """``"testdata"`` if checks are ``stablehlo.custom_call @check.*``, else ``"interpret"``."""
+    """``"testdata"`` if checks are ``stablehlo.custom_call @check.*``, else ``"interpret"``
+    (``check.*`` ops in either syntax, or no checks at all).  Called per ``// -----`` case."""
     if _TESTDATA_MARK.search(text) and not _INTERPRET_MARK.search(text):
         return "testdata"
     return "interpret"
@@ -214,6 +261,10 @@ def _bracket_delta(line: str) -> int:
 
 
 def _strip_comment(line: str) -> str:
+    if "//" not in line:
+        return line
+    if '"' not in line:
+        return line[:line.index("//")]
     in_str = False
     for i, c in enumerate(line):
         if c == '"' and (i == 0 or line[i - 1] != "\\"):
@@ -470,15 +521,22 @@ def _line_of(offsets, pos: int) -> int:
 
 
 def load_interpret_cases(text: str, rel: str, path: str) -> list[CorpusCase]:
-    base = os.path.basename(rel)
-    cases = []
+    """Every chunk of ``text`` read as the interpret format."""
+    cases, pending = [], []
     for start, chunk in split_cases(text):
-        if not re.search(r"func\.func", chunk):
-            continue  # an empty case (comments only)
-        for entry in _test_functions(chunk):  # one case per test function of the module
-            cases.append(_interpret_case(chunk, start, rel, path, tool_reason=TOOL_FILES.get(base, ""),
-                                         entry_name=entry))
+        cases.extend(_interpret_chunk_cases(chunk, start, rel, path, pending))
+    _resolve_constants(pending, rel)
     return cases
+
+
+def _interpret_chunk_cases(chunk: str, start: int, rel: str, path: str, pending: list) -> list[CorpusCase]:
+    """One case per test function of the chunk; the literals of its *_const checks are added to
+    ``pending`` (read by ``_resolve_constants``, one MLIR parse for the whole file)."""
+    if not re.search(r"func\.func", chunk):
+        return []  # an empty case (comments only)
+    tool_reason = TOOL_FILES.get(os.path.basename(rel), "")
+    return [_interpret_case(chunk, start, rel, path, pending, tool_reason=tool_reason, entry_name=entry)
+            for entry in _test_functions(chunk)]
 
 
 def _test_functions(chunk: str) -> list[str | None]:
@@ -495,10 +553,12 @@ def _test_functions(chunk: str) -> list[str | None]:
     return tests or [None]
 
 
-def _interpret_case(chunk: str, start: int, rel: str, path: str, *, tool_reason: str = "",
+def _interpret_case(chunk: str, start: int, rel: str, path: str, pending: list, *, tool_reason: str = "",
                     entry_name: str | None = None) -> CorpusCase:
     """One case: ``entry_name``'s checks (default: the only function, or @main); the checks of
-    the module's other functions are blanked (a module of several test functions)."""
+    the module's other functions are blanked (a module of several test functions).  A case
+    without checks tests that the program runs (the official interpreter's meaning): its entry
+    keeps the values it returns, which the judge compares with the oracle's."""
     lines = chunk.split("\n")
     funcs = _functions(lines)
     mod = re.search(r"^\s*module\s+@([\w.$-]+)", chunk, re.M)
@@ -530,9 +590,6 @@ def _interpret_case(chunk: str, start: int, rel: str, path: str, *, tool_reason:
     if entry is None:
         case.error = f"{rel}:{start}: several functions and none is @main (the interpreter needs @main)"
         return case
-    if entry["args"]:
-        case.unsupported_reason = f"entry function @{entry['name']} takes arguments"
-        return case
 
     statements = _check_statements(lines)
     offsets = np.cumsum([0] + [len(x) + 1 for x in lines])
@@ -556,6 +613,8 @@ def _interpret_case(chunk: str, start: int, rel: str, path: str, *, tool_reason:
             case.unsupported_reason = "check.expect_serialized_eq needs probe files"
             return case
         parsed.append((st, pc))
+    if entry["args"]:
+        return _with_arguments(case, entry, lines, start, parsed)
 
     # Blank out the check statements (keeps every other line where it was).
     new_lines = list(lines)
@@ -577,46 +636,90 @@ def _interpret_case(chunk: str, start: int, rel: str, path: str, *, tool_reason:
         chk = Check(kind=pc.kind, actual=idx, tolerance=pc.tolerance, max_ulp=pc.max_ulp, min_ulp=pc.min_ulp,
                     type=ty, op=f"check.{pc.op}", line=start + st.first)
         if pc.dense is not None:
-            try:
-                chk.expected_value = expected_constant(pc.dense, ty)
-            except Exception as e:  # malformed literal (MLIR's diagnostic)
-                case.error = f"{rel}:{start + st.first}: bad expected literal for check.{pc.op}: {e}"
-                return case
+            pending.append(_Literal(case, chk, pc.dense, ty))
         else:
             chk.expected = len(outputs)
             outputs.append((pc.operands[1], ty))
         checks.append(chk)
 
-    # Rewrite the entry function: return the checked values.
+    # Rewrite the entry function: return the checked values (a case without checks returns what it returned).
     body_text = "\n".join(new_lines)
-    ret_types = ", ".join(t for _, t in outputs)
-    ret_vals = ", ".join(v for v, _ in outputs)
-    return_line = f"func.return {ret_vals} : {ret_types}" if outputs else "func.return"
     returns_values = bool(entry["signature"].strip())
-    if returns_values:  # an entry that returns values already: return the checked ones instead
-        f = next(g for g in _functions(body_text.split("\n")) if g["name"] == entry["name"])
-        body_text = body_text[:f["header_end"]] + " " + body_text[f["body_open"]:]
-    body_text, ok = _replace_terminator(body_text, entry, return_line, replace_values=returns_values)
+    ret_types = [t for _, t in outputs] if outputs or not returns_values else _result_types(entry["signature"])
+    if outputs:
+        ret_vals = ", ".join(v for v, _ in outputs)
+        if returns_values:  # an entry that returns values already: return the checked ones instead
+            f = next(g for g in _functions(body_text.split("\n")) if g["name"] == entry["name"])
+            body_text = body_text[:f["header_end"]] + " " + body_text[f["body_open"]:]
+        body_text, ok = _replace_terminator(body_text, entry, f"func.return {ret_vals} : {', '.join(ret_types)}",
+                                            replace_values=returns_values)
+    elif not returns_values:
+        body_text, ok = _replace_terminator(body_text, entry, "func.return")
+    else:
+        ok = True
     if not ok:
         case.error = f"{rel}:{line}: cannot find the terminator of @{entry['name']}"
         return case
     # Signature: "@name()" -> "@main() -> (types)".
-    others_use_name = len(re.findall(rf"@{re.escape(entry['name'])}\b", chunk)) > 1
-    rename = entry["name"] != "main" and not others_use_name and not re.search(r"@main\b", chunk)
-    header_re = re.compile(rf"(func\.func\s+(?:(?:public|private)\s+)?)@{re.escape(entry['name'])}(\s*\(\s*\))")
+    rename = entry["name"] != "main" and _symbol_uses(chunk, entry["name"]) == 1 and not _symbol_uses(chunk, "main")
     new_name = "main" if (rename or entry["name"] == "main") else entry["name"]
-    body_text, n = header_re.subn(
-        lambda m: f"{m.group(1)}@{new_name}{m.group(2)} -> ({ret_types})" if outputs else f"{m.group(1)}@{new_name}{m.group(2)}",
-        body_text, count=1)
-    if n != 1:
+    result_text = f" -> ({', '.join(ret_types)})" if outputs else ""
+    body_text, ok = _rename_header(body_text, entry["name"], new_name, result_text)
+    if not ok:
         case.error = f"{rel}:{line}: cannot rewrite the header of @{entry['name']}"
         return case
     body_text = re.sub(r"(func\.func\s+)private(\s+@main\b)", r"\1\2", body_text)
     if new_name != "main":  # keep the test function and add a public @main calling it
-        body_text = _add_wrapper(body_text, entry["name"], [t for _, t in outputs])
+        body_text = _add_wrapper(body_text, entry["name"], ret_types)
     case.program_text = "\n" * (start - 1) + body_text + "\n"
     case.checks = checks
     _annotate(case, rel)
+    return case
+
+
+_SYMBOL_USE = re.compile(r'@([\w.$-]+|"[^"]*")')
+_HEADER = re.compile(r'(func\.func\s+(?:(?:public|private)\s+)?)@([\w.$-]+|"[^"]*")(\s*\(\s*\))?')
+
+
+def _symbol_uses(text: str, name: str) -> int:
+    """How often ``@name`` occurs (definition and uses)."""
+    return sum(1 for m in _SYMBOL_USE.finditer(text) if m.group(1).strip('"') == name)
+
+
+def _rename_header(text: str, name: str, new_name: str, suffix: str = "", *,
+                   empty_arguments: bool = True) -> tuple[str, bool]:
+    """``func.func @name(`` -> ``func.func @new_name(`` (the first such header; with
+    ``empty_arguments``, only a header ``@name()``, followed by ``suffix``)."""
+    for m in _HEADER.finditer(text):
+        if m.group(2).strip('"') == name and (m.group(3) is not None or not empty_arguments):
+            return text[:m.start()] + f"{m.group(1)}@{new_name}{m.group(3) or ''}{suffix}" + text[m.end():], True
+    return text, False
+
+
+def _result_types(signature: str) -> list[str]:
+    """The result types of a function signature's ``-> T`` / ``-> (T1 {attrs}, T2)``."""
+    text = signature.strip()
+    text = text[2:].strip() if text.startswith("->") else text
+    if text.startswith("("):
+        text = text[1:balanced_end(text, 0, "(", ")") - 1]
+    return [re.sub(r"\s*\{.*\}\s*$", "", t, flags=re.S) for t in _split_top(text)]
+
+
+def _with_arguments(case: CorpusCase, entry: dict, lines: list[str], start: int, parsed: list) -> CorpusCase:
+    """An entry that takes arguments: without goldens, the program as written (a public @main)
+    is checked differentially on drawn inputs (``conformance.check``)."""
+    if parsed:
+        case.unsupported_reason = (f"entry function @{entry['name']} takes arguments and has checks "
+                                   "(checks need the program's inputs inside it)")
+        return case
+    text = "\n".join(lines)
+    if entry["name"] != "main":
+        if _symbol_uses(text, "main") or _symbol_uses(text, entry["name"]) > 1:
+            case.unsupported_reason = f"entry function @{entry['name']} takes arguments and is not @main"
+            return case
+        text, _ = _rename_header(text, entry["name"], "main", empty_arguments=False)
+    case.program_text = "\n" * (start - 1) + re.sub(r"(func\.func\s+)private(\s+@main\b)", r"\1\2", text) + "\n"
+    case.takes_arguments = True
     return case
 
 
@@ -628,13 +731,46 @@ def expected_constant(dense_body: str, type_text: str) -> np.ndarray:
     f8E8M0FNU, which has no zero, becomes 2^-127 as in the official interpreter, where
     ml_dtypes would give NaN).
     """
-    from oracle.mlir_text import parse_module
+    return expected_constants([(dense_body, type_text)])[0]
 
-    text = (f"func.func @expected() -> {type_text} {{\n  %0 = stablehlo.constant dense<{dense_body}> : "
-            f"{type_text}\n  func.return %0 : {type_text}\n}}\n")
+
+def expected_constants(literals: list[tuple[str, str]]) -> list[np.ndarray]:
+    """``expected_constant`` of many (dense body, type) pairs in one MLIR parse."""
+    body = "".join(f"  %{i} = stablehlo.constant dense<{dense}> : {ty}\n" for i, (dense, ty) in enumerate(literals))
+    types = ", ".join(ty for _, ty in literals)
+    values = ", ".join(f"%{i}" for i in range(len(literals)))
+    text = f"func.func @expected() -> ({types}) {{\n{body}  func.return {values} : {types}\n}}\n"
     module = parse_module(text, filename="expected")
-    (op, _ret) = module.functions[0].ops
-    return np.asarray(op.attr("value"))
+    return [np.asarray(op.attr("value")) for op in module.functions[0].ops[:-1]]
+
+
+@dataclass
+class _Literal:
+    """The expected literal of a *_const check, read when the whole file is loaded."""
+    case: CorpusCase
+    check: Check
+    dense: str
+    type: str
+
+
+def _resolve_constants(pending: list[_Literal], rel: str) -> None:
+    """Read every pending literal (one MLIR parse for all of them); when that fails, each one alone,
+    so the case with the malformed literal gets the error and the others their values."""
+    if not pending:
+        return
+    try:
+        values = expected_constants([(p.dense, p.type) for p in pending])
+    except Exception:  # noqa: BLE001 - some literal is malformed: find it below
+        values = None
+    for k, p in enumerate(pending):
+        if values is not None:
+            p.check.expected_value = values[k]
+            continue
+        try:
+            p.check.expected_value = expected_constant(p.dense, p.type)
+        except Exception as e:  # malformed literal (MLIR's diagnostic)
+            p.case.error = f"{rel}:{p.check.line}: bad expected literal for {p.check.op}: {e}"
+            p.case.module = None
 
 
 def _operand_type(pc: ParsedCheck) -> str:
@@ -697,10 +833,8 @@ def _add_wrapper(text: str, callee: str, types: list[str]) -> str:
 
 
 def _annotate(case: CorpusCase, rel: str) -> None:
-    """Parse + verify the rewritten program with MLIR; fill ops/dtypes, or set ``error``."""
-    from oracle.errors import MlirError
-    from oracle.mlir_text import parse_module
-
+    """Parse + verify the rewritten program with MLIR, once: keep the IR (``case.module``) and
+    fill ops/dtypes, or set ``error``."""
     try:
         module = parse_module(case.program_text, filename=rel,
                               allow_unregistered="interpreter.run_parallel" in case.program_text)
@@ -710,6 +844,7 @@ def _annotate(case: CorpusCase, rel: str) -> None:
     except Exception as e:  # the IR reader does not know a construct: report, never a traceback
         case.error = f"{type(e).__name__}: {e}"
         return
+    case.module = module
     case.ops, case.dtypes = ops_and_dtypes(module)
 
 
@@ -749,12 +884,18 @@ _TESTDATA_KINDS = {
 }
 
 
-def load_testdata_case(text: str, rel: str, path: str) -> CorpusCase:
-    """A testdata file -> one case (rewritten on the MLIR module with jaxlib's bindings)."""
+def load_testdata_case(text: str, rel: str, path: str, *, start: int = 1, alone: bool = True) -> CorpusCase:
+    """A testdata file (or one ``// -----`` chunk of a file, from line ``start``; ``alone``: the
+    file's only chunk) -> one case, rewritten on the MLIR module with jaxlib's bindings."""
     name = os.path.splitext(os.path.basename(rel))[0]
-    case = CorpusCase(id=f"{rel}::{name}", file=path, name=name, format="testdata")
+    if alone:
+        case = CorpusCase(id=f"{rel}::{name}", file=path, name=name, format="testdata")
+    else:
+        main = re.search(r"^[ \t]*func\.func\s+(?:public\s+)?@main\b", text, re.M)
+        line = start + (text[:main.start()].count("\n") if main else 0)
+        case = CorpusCase(id=f"{rel}:{line}:{name}", file=path, name=name, line=line, format="testdata")
     try:
-        program, checks = rewrite_testdata(text, filename=rel)
+        program, checks = rewrite_testdata("\n" * (start - 1) + text, filename=rel)
     except _TestdataError as e:
         case.error = str(e)
         return case
@@ -1056,6 +1197,30 @@ _UNSUPPORTED_HINTS = ("does not implement", "Unsupported", "not supported by the
 
 def run_case(case: CorpusCase, backend: Any, timeout: float = 60) -> CaseResult:
     """Run one case on ``backend`` (a Backend or a name) and apply its checks."""
+    return case_results(case, backend, timeout)[0]
+
+
+#: ``conformance.check.check_program``'s signature: checks a program whose entry takes arguments
+#: on drawn inputs (given to ``case_results`` by the caller: conformance/check.py builds on this module).
+DifferentialCheck = Callable[..., list]
+
+
+def case_results(case: CorpusCase, backend: Any, timeout: float = 60, out_dir: str | None = None, *,
+                 check: DifferentialCheck | None = None) -> list[CaseResult]:
+    """Every result of one case: one for a test; for a program whose entry takes arguments (no
+    goldens), ``check``'s results (one per input set; reproducers under ``out_dir``), or without
+    ``check`` one ``unsupported`` result."""
+    if case.takes_arguments and case.runnable:
+        if check is None:
+            return [CaseResult(id=case.id, ops=[], dtypes=[], status="unsupported", file=case.file,
+                               message="entry function takes arguments and the file has no goldens: "
+                                       "`shlo-conform check` (or `corpus`) runs it on drawn inputs")]
+        return check(case.program_text, get_backend(backend), name=case.id, timeout=timeout, out_dir=out_dir,
+                     filename=case.file)
+    return [_run_test_case(case, backend, timeout)]
+
+
+def _run_test_case(case: CorpusCase, backend: Any, timeout: float) -> CaseResult:
     base = dict(id=case.id, ops=list(case.ops), dtypes=list(case.dtypes), file=case.file,
                 reproducer=reproducer(case))
     if case.skip_reason:
@@ -1066,16 +1231,17 @@ def run_case(case: CorpusCase, backend: Any, timeout: float = 60) -> CaseResult:
     if case.error:
         return CaseResult(status="error", message=case.error, **base)
     be = get_backend(backend)
+    itself = getattr(be, "name", "") == "oracle"
     t0 = time.perf_counter()
     try:
-        res = be.run(case.program_text, [], timeout=timeout)
+        # The oracle as the backend: its one evaluation is both the answer and what the judge needs.
+        res, values = _oracle_itself(case) if itself else (be.run(case.program_text, [], timeout=timeout), None)
     except Exception as e:  # a backend bug must not abort a whole corpus run
         return CaseResult(status="error", message=f"backend raised {type(e).__name__}: {e}",
                           seconds=time.perf_counter() - t0, **base)
     seconds = float(getattr(res, "seconds", 0.0) or (time.perf_counter() - t0))
     status = res.status
-    if status == "error" and any(h in (res.message or "") for h in _UNSUPPORTED_HINTS) \
-            and getattr(be, "name", "") == "oracle":
+    if status == "error" and any(h in (res.message or "") for h in _UNSUPPORTED_HINTS) and itself:
         status = "unsupported"  # an oracle that reports a missing op as a plain error
     if status != "ok":
         mapped = {"rejected": "rejected", "crash": "crash", "timeout": "timeout", "error": "error",
@@ -1091,9 +1257,12 @@ def run_case(case: CorpusCase, backend: Any, timeout: float = 60) -> CaseResult:
             failures.append((check, outcome.message))
     # The oracle judges too (judge/verdict.py): the backend's outputs against the oracle's
     # allowances, and a golden the backend misses against the rigorous bound of the exact answer.
-    judged = _judge_by_oracle(case, be, outputs, [c for c, _ in failures], timeout)
+    judged = None
+    if failures or not itself:  # (the oracle's outputs need no judging against themselves)
+        judged = _judge_by_oracle(case, be, outputs, [c for c, _ in failures], timeout, values,
+                                  judge_outputs=not itself)
     extra = {"checks": len(case.checks)}
-    if judged is not None and judged["verdict"].status == "mismatch":
+    if judged is not None and judged["verdict"] is not None and judged["verdict"].status == "mismatch":
         messages = [m for _, m in failures] + [f"the oracle's judge: {judged['verdict'].message}"]
         return CaseResult(status="mismatch", message="\n".join(messages), max_ulp=max_ulp, seconds=seconds,
                           extra=dict(extra, failed_checks=len(failures)), **base)
@@ -1109,16 +1278,39 @@ def run_case(case: CorpusCase, backend: Any, timeout: float = 60) -> CaseResult:
     if failures:
         return CaseResult(status="mismatch", message="\n".join(m for _, m in failures), max_ulp=max_ulp,
                           seconds=seconds, extra=dict(extra, failed_checks=len(failures)), **base)
-    return CaseResult(status="pass", max_ulp=max_ulp, seconds=seconds, extra=extra, **base)
+    message = "" if case.checks else "no checks: the program ran without error" + (
+        ", its outputs judged against the oracle's" if outputs and not itself and judged else "")
+    return CaseResult(status="pass", message=message, max_ulp=max_ulp, seconds=seconds, extra=extra, **base)
 
 
-def _judge_by_oracle(case: CorpusCase, backend, outputs: list, failed: list, timeout: float) -> dict | None:
-    """{"verdict": the judge's verdict on the backend's outputs, "goldens": [(consistent, evidence)]
-    for each failed check's expected value, judged as if it were the producing op's result};
-    None when the oracle cannot evaluate the program."""
+def _oracle_itself(case: CorpusCase) -> tuple[_Result, tuple | None]:
+    """The oracle as the backend, on the case's parsed program: (its result, ``oracle_run``'s values)."""
+    from oracle.errors import Unsupported
+
+    t0 = time.perf_counter()
     try:
-        module = parse_module(case.program_text)
-        values = oracle_run(module, [])
+        values = oracle_run(_module_of(case), [])
+    except Exception as e:  # noqa: BLE001 - every failure is a status, as the oracle backend gives it
+        status = "unsupported" if isinstance(e, Unsupported) else "error"
+        return _Result(status, None, f"{type(e).__name__}: {e}", time.perf_counter() - t0), None
+    return _Result("ok", [np.asarray(o) for o in values[0]], "", time.perf_counter() - t0), values
+
+
+def _module_of(case: CorpusCase):
+    if case.module is None:
+        case.module = parse_module(case.program_text, allow_unregistered="interpreter." in case.program_text)
+    return case.module
+
+
+def _judge_by_oracle(case: CorpusCase, backend, outputs: list, failed: list, timeout: float,
+                     values: tuple | None = None, *, judge_outputs: bool = True) -> dict | None:
+    """{"verdict": the judge's verdict on the backend's outputs (None when not ``judge_outputs``),
+    "goldens": [(consistent, evidence)] for each failed check's expected value, judged as if it
+    were the producing op's result}; None when the oracle cannot evaluate the program.
+    ``values``: ``oracle_run``'s answer when the caller has it."""
+    try:
+        module = _module_of(case)
+        values = values or oracle_run(module, [])
     except Exception:  # noqa: BLE001 - the oracle cannot judge this case (unsupported op, ...)
         return None
 
@@ -1126,10 +1318,13 @@ def _judge_by_oracle(case: CorpusCase, backend, outputs: list, failed: list, tim
         again = backend.run(text, [], timeout=timeout)
         return again.outputs if again.status == "ok" else None
 
-    try:
-        verdict = judge_program(module, [], outputs, traits=Traits.of(backend), rerun=rerun, oracle_values=values)
-    except Exception:  # noqa: BLE001
-        return None
+    verdict = None
+    if judge_outputs:
+        try:
+            verdict = judge_program(module, [], outputs, traits=Traits.of(backend), rerun=rerun,
+                                    oracle_values=values)
+        except Exception:  # noqa: BLE001
+            return None
     _, env, _ = values
     returned = module.main.ops[-1].operands
     producers = {r: op for op in module.main.ops for r in op.results}
@@ -1179,9 +1374,104 @@ def summary_by_file(results: list[CaseResult]) -> dict[str, dict[str, int]]:
 
 
 def run_corpus(path: str, backend: Any, timeout: float = 60) -> list[CaseResult]:
-    """Load and run every case of ``path`` (file or directory)."""
+    """Load and run every case of ``path`` (file or directory), in this process."""
     be = get_backend(backend)
-    return [run_case(c, be, timeout) for c in load_cases(path)]
+    return [r for c in load_cases(path) for r in case_results(c, be, timeout)]
+
+
+def run_file(path: str, backend: Any, *, timeout: float = 60, root: str | None = None,
+             out_dir: str | None = None, check: DifferentialCheck | None = None) -> list[CaseResult]:
+    """Every result of one file (``load_cases`` then ``case_results``); never raises for a bad
+    file or case."""
+    be = get_backend(backend)
+    return [r for case in load_cases(path, root=root) for r in case_results(case, be, timeout, out_dir, check=check)]
+
+
+def iter_file_results(paths: list[str], backend: Any, *, jobs: int | None = None, timeout: float = 60,
+                      root: str | None = None, out_dir: str | None = None, check: DifferentialCheck | None = None):
+    """``(path, run_file's results)`` for each of ``paths``, in their order, the files spread over
+    ``jobs`` worker processes (default: one per core; 1, or one file: in this process).
+
+    Each worker parses, evaluates and judges whole files with its own instance of the backend
+    (``backend.name`` is what it makes; a backend object is used as is only in this process), so
+    the results are those of ``jobs=1``.  A worker that dies takes no other file with it: the
+    file it was running is run again alone, and is one ``error`` result if it kills that one too.
+    Ctrl-C stops the workers; the results handed out so far stay.  ``check``: see ``case_results``
+    (a module-level function: the workers get it by name)."""
+    jobs = min(jobs or os.cpu_count() or 1, len(paths))
+    if jobs <= 1:
+        for path in paths:
+            yield path, run_file(path, backend, timeout=timeout, root=root, out_dir=out_dir, check=check)
+        return
+    name = backend if isinstance(backend, str) else backend.name
+    task = dict(backend=name, timeout=timeout, root=root, out_dir=out_dir, check=check)
+    done = 0
+    while done < len(paths):
+        with _worker_pool(jobs, name) as pool:
+            futures = [pool.submit(_run_file_in_worker, path, task) for path in paths[done:]]
+            try:
+                for future in futures:
+                    results = future.result()
+                    yield paths[done], results
+                    done += 1
+            except BrokenProcessPool:  # the worker running paths[done] (or another one) died
+                pass
+            finally:
+                pool.shutdown(wait=False, cancel_futures=True)
+        if done < len(paths):  # run the first unfinished file alone: is it the one that kills a worker?
+            yield paths[done], _run_alone(paths[done], task)
+            done += 1
+
+
+@contextlib.contextmanager
+def _worker_pool(jobs: int, backend_name: str):
+    import multiprocessing
+
+    context = multiprocessing.get_context("forkserver")
+    # Each worker forks from a server that imported the corpus runner and every op family once.
+    context.set_forkserver_preload([__name__, *(f"oracle.ops.{m.name}" for m in pkgutil.iter_modules(oracle.ops.__path__))])
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(warnings.filters,))
+    try:
+        yield pool
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _init_worker(warning_filters: list) -> None:
+    """In a corpus worker: the caller's warning filters (the CLI's silence numpy's IEEE warnings);
+    Ctrl-C (sent to the whole process group) ends it quietly, the parent keeps what finished;
+    the backends it made are closed when it exits."""
+    import multiprocessing.util
+    import signal
+
+    warnings.filters[:] = warning_filters
+    signal.signal(signal.SIGINT, lambda *_: os._exit(130))
+    multiprocessing.util.Finalize(None, close_backends, exitpriority=10)
+
+
+def _run_file_in_worker(path: str, task: dict) -> list[CaseResult]:
+    return run_file(path, task["backend"], timeout=task["timeout"], root=task["root"], out_dir=task["out_dir"],
+                    check=task["check"])
+
+
+def _run_alone(path: str, task: dict) -> list[CaseResult]:
+    with _worker_pool(1, task["backend"]) as pool:
+        try:
+            return pool.submit(_run_file_in_worker, path, task).result()
+        except BrokenProcessPool:
+            rel = os.path.relpath(path, task["root"]) if task["root"] else os.path.basename(path)
+            return [CaseResult(id=rel, ops=[], dtypes=[], status="error", file=path,
+                               message=f"{path}: the process reading and running this file died "
+                                       f"(backend {task['backend']})")]
+
+
+def close_backends() -> None:
+    """Close the backends ``get_backend`` made from names (their worker processes end)."""
+    while _BACKENDS:
+        _, backend = _BACKENDS.popitem()
+        close = getattr(backend, "close", None)
+        if close is not None:
+            close()
 
 
 def default_corpus_dir() -> str | None:
