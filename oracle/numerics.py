@@ -43,7 +43,8 @@ def note_unrepresentable(wide: np.ndarray, et: ElementType) -> None:
     with np.errstate(invalid="ignore"):
         wide = np.asarray(wide, dtype=np.float64)
         if et.name == "f8E8M0FNU":
-            log.append(~(wide > 0) & ~np.isnan(wide) | np.isinf(wide))
+            # no zero, no subnormals, no negatives: below 2^-127 (its smallest value) nothing is exact
+            log.append(~(wide >= float(et.finfo.smallest_normal)) & ~np.isnan(wide) | np.isinf(wide))
         else:
             log.append(~np.isfinite(wide))
 

@@ -232,6 +232,8 @@ def zeta_exact(x, q):
         return math.nan
     if x == 1:
         return math.inf
+    if x == math.inf:  # sum of (q + n)^-inf (IEEE pow): 1 from a term q + n = 1, 0 above 1, inf below (also for q <= 0)
+        return 1.0 if q == 1 else (0.0 if q > 1 else math.inf)
     if q <= 0:
         if not _is_integer(x):  # some (q + n) < 0 raised to a non-integer power: not real
             return math.nan
@@ -239,8 +241,6 @@ def zeta_exact(x, q):
             return math.inf
     if math.isinf(q):
         return 0.0 if q > 0 else math.nan
-    if x == math.inf:  # sum of (q + n)^-inf: 1 from the term q = 1, 0 for q > 1, inf for q < 1
-        return 1.0 if q == 1 else (0.0 if q > 1 else math.inf)
     if q < 0:  # x an integer: the first m = ceil(-q) terms have negative bases, then the series from q + m > 0
         m = math.ceil(-q)
         if m > _ZETA_MAX_NEGATIVE_TERMS:

@@ -372,7 +372,29 @@ def dot_error_bound(op_, L: np.ndarray, R: np.ndarray, operand: ElementType, res
     (``op_`` gives the precision attributes): ``bound_of`` the wide products, and NaN where an
     operand is outside a narrower result type's normal range (``with_conversion_overflow``)."""
     wide = wide_dot(L, R, operand, want_bound=True)
-    return with_conversion_overflow(bound_of(wide, dot_numerics(op_, operand, result), result), L, R, operand, result)
+    bound = with_conversion_overflow(bound_of(wide, dot_numerics(op_, operand, result), result), L, R, operand, result)
+    return with_e8m0_unrepresentable(bound, wide.value, L, R, result)
+
+
+#: products formed at once by with_e8m0_unrepresentable (above it, every element is left uncompared)
+_E8M0_PRODUCT_LIMIT = 1 << 22
+
+
+def with_e8m0_unrepresentable(bound, x: np.ndarray, L: np.ndarray, R: np.ndarray, result: ElementType):
+    """``bound`` with NaN (not compared) where a f8E8M0FNU result has no value the spec defines:
+    the type holds powers of two from 2^-127 up and no zero or negative number, so an exact result
+    below 2^-127, or a product below it or negative (a product or partial sum formed in the result
+    type), has no rounding (as convert into the type: convert_unrepresentable)."""
+    if bound is None or result.name != "f8E8M0FNU":
+        return bound
+    tiny = float(result.finfo.smallest_normal)
+    with np.errstate(invalid="ignore", over="ignore"):
+        if L.shape[-2] * L.shape[-1] * R.shape[-1] * max(1, L.shape[0]) > _E8M0_PRODUCT_LIMIT:
+            return np.full_like(bound, np.nan)
+        products = L.astype(np.float64)[..., :, :, None] * R.astype(np.float64)[..., None, :, :]
+        bad_term = np.any((products != 0) & (products < tiny) | (products < 0), axis=-2)
+        mask = np.isfinite(x) & ((x < tiny) | bad_term)
+    return np.where(mask, np.nan, bound)
 
 
 def bound_of(wide: WideDot, num: DotNumerics, result: ElementType) -> np.ndarray | None:
