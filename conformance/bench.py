@@ -11,6 +11,8 @@ default), and the one-case-at-a-time path as it was against the batched one on t
 random subset of op x element type pairs, back to back (``--pairs N``, ``--skip-full``).
 ``--run --baseline TREE``: the main command of a checkout of an earlier commit and this one's,
 back to back, both coverages, and whether they drew the same cases.
+``python -m conformance.bench --corpus [PATHS] [--jobs N] [--baseline TREE]``: ``shlo-conform
+corpus`` on the oracle and on stablehlo-ref (the C++ interpreter) on the same files, side by side.
 Wall and CPU seconds (CPU counts every process, so it is the steadier number on a shared
 machine) and cases/s.  ``--dot-conv`` and ``--fuzz`` measure what their names say.
 """
@@ -71,7 +73,7 @@ def measure(n_ops: int = 20, side: int = 16) -> dict[str, float]:
     return out
 
 
-if __name__ == "__main__" and not {"--dot-conv", "--fuzz", "--run"} & set(__import__("sys").argv):
+if __name__ == "__main__" and not {"--dot-conv", "--fuzz", "--run", "--corpus"} & set(__import__("sys").argv):
     for name, seconds in measure().items():
         print(f"{name:<34} {seconds * 1e6:9.1f} us")
 
@@ -311,3 +313,108 @@ def _main_command_report(argv) -> None:
 
 if __name__ == "__main__" and "--run" in __import__("sys").argv:
     _main_command_report(__import__("sys").argv[1:])
+
+
+# ------------------------------------------------------------------ the corpus command
+
+def default_corpus_paths() -> list[str]:
+    """The public test files at hand: the official interpreter tests (../shared) and suites/data's
+    testdata-format files."""
+    from conformance.corpus import default_corpus_dir
+
+    data = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "suites", "data")
+    found = [default_corpus_dir(), os.path.join(data, "testdata"), os.path.join(data, "jax_programs")]
+    return [p for p in found if p and os.path.isdir(p)]
+
+
+def measure_corpus_command(backend_name: str, paths: list[str], args: tuple = (), tree: str | None = None) -> dict:
+    """``shlo-conform corpus PATHS --backend B`` as a user meets it: a fresh process and output
+    folder, no warm-up (``tree``: the suite checked out there).  Wall seconds, files, cases and
+    statuses, and the load average before and after (the machine is shared: read the wall time with it)."""
+    import json
+    import subprocess
+    import sys
+    import tempfile
+    from collections import Counter
+
+    out = os.path.join(tempfile.mkdtemp(prefix="shlo-bench-corpus-"), "results")
+    command = [sys.executable, "-m", "conformance.cli", "corpus", *paths, "--backend", backend_name, "--out", out,
+               "--quiet", *args]
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(tree)) if tree else None
+    load = os.getloadavg()[0]
+    started = time.perf_counter()
+    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tree, env=env)
+    seconds = time.perf_counter() - started
+    try:
+        with open(os.path.join(out, "results.json")) as f:
+            cases = json.load(f)["cases"]
+    except (OSError, ValueError, KeyError):
+        tail = "\n".join(done.stdout.splitlines()[-5:])
+        raise RuntimeError(f"`{' '.join(command)}` wrote no results (exit {done.returncode}):\n{tail}") from None
+    return {"command": " ".join(["shlo-conform", *command[3:]]), "tree": tree or ".", "exit": done.returncode,
+            "files": len({c["file"] for c in cases}), "cases": len(cases), "wall_s": round(seconds, 1),
+            "statuses": dict(Counter(c["status"] for c in cases)),
+            "load": [round(load, 2), round(os.getloadavg()[0], 2)]}
+
+
+def measure_interpreter_alone(paths: list[str], jobs: int) -> dict:
+    """The C++ interpreter alone on the corpus's rewritten programs (no reading, judging or
+    reporting): ``jobs`` worker processes, started on the clock."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from adapters import get_backend
+    from conformance.corpus import load_cases
+
+    programs = [c.program_text for p in paths for c in load_cases(p) if c.runnable and not c.takes_arguments]
+    ref = get_backend("stablehlo-ref")
+    started = time.perf_counter()
+    try:
+        ref.set_jobs(jobs)
+        with ThreadPoolExecutor(jobs) as pool:
+            statuses = list(pool.map(lambda text: ref.run(text, []).status, programs))
+        seconds = time.perf_counter() - started
+    finally:
+        ref.close()
+    return {"programs": len(programs), "wall_s": round(seconds, 1), "ok": statuses.count("ok")}
+
+
+def _corpus_report(argv) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m conformance.bench --corpus")
+    parser.add_argument("--corpus", action="store_true")
+    parser.add_argument("paths", nargs="*", help="test files or folders (default: the official interpreter tests "
+                                                 "and suites/data's testdata files)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each command, alternating (best kept)")
+    parser.add_argument("--baseline", metavar="TREE",
+                        help="a checkout of an earlier commit: its corpus command (its own defaults) runs too")
+    args = parser.parse_args(argv)
+    paths = args.paths or default_corpus_paths()
+    runs = [("oracle", ("--jobs", str(args.jobs)), None), ("stablehlo-ref", ("--jobs", str(args.jobs)), None)]
+    if args.baseline:
+        runs += [("oracle", (), args.baseline), ("stablehlo-ref", (), args.baseline)]
+    best: dict = {}
+    for _ in range(args.repeat):
+        for backend, extra, tree in runs:
+            run = measure_corpus_command(backend, paths, extra, tree)
+            key = (backend, tree)
+            if key not in best or run["wall_s"] < best[key]["wall_s"]:
+                best[key] = run
+    print(f"corpus: {', '.join(paths)}")
+    for (backend, tree), run in best.items():
+        label = f"{backend}{' (baseline ' + tree + ')' if tree else ''}"
+        print(f"  {label:<40} {run['files']:>5} files {run['cases']:>6} cases {run['wall_s']:>7.1f} s  "
+              f"exit {run['exit']}  load {run['load'][0]:.1f}->{run['load'][1]:.1f}  {run['statuses']}")
+    alone = measure_interpreter_alone(paths, args.jobs)
+    print(f"  {'stablehlo-ref alone (interpreter only)':<40} {alone['programs']:>5} programs, {args.jobs} workers "
+          f"{alone['wall_s']:>7.1f} s ({alone['ok']} ran)")
+    oracle, ref = best[("oracle", None)], best[("stablehlo-ref", None)]
+    print(f"  ratio oracle / stablehlo-ref (corpus, --jobs {args.jobs}): {oracle['wall_s'] / max(ref['wall_s'], 1e-9):.2f}")
+    if args.baseline:
+        before = best[("oracle", args.baseline)]
+        print(f"  oracle speedup over the baseline: {before['wall_s'] / max(oracle['wall_s'], 1e-9):.2f}x")
+
+
+if __name__ == "__main__" and "--corpus" in __import__("sys").argv:
+    _corpus_report(__import__("sys").argv[1:])

@@ -167,6 +167,23 @@ def test_several_jobs_give_the_results_of_one_job_in_the_same_order(tmp_path):
     assert outcomes(2) == one
 
 
+def _kill_the_worker(text, backend, **_):
+    """A differential check that kills the process running it (as an abort in MLIR would)."""
+    os._exit(3)
+
+
+def test_a_file_that_kills_its_worker_is_one_error_and_the_others_run(tmp_path):
+    good = os.path.join(DATA, "compare_i32_expect_eq.mlir")
+    deadly = _write(tmp_path, "deadly.mlir", TAKES_ARGUMENTS)
+    later = _write(tmp_path, "later.mlir", RUNS_ONLY)
+    outcomes = [(os.path.basename(path), [(r.status, r.message) for r in results]) for path, results in
+                iter_file_results([good, deadly, later], "oracle", jobs=2, check=_kill_the_worker)]
+    assert outcomes[0] == ("compare_i32_expect_eq.mlir", [("pass", "")])
+    assert outcomes[1] == ("deadly.mlir", [("error", f"{deadly}: the process reading and running this file died "
+                                                     "(backend oracle)")])
+    assert outcomes[2][0] == "later.mlir" and outcomes[2][1][0][0] == "pass"
+
+
 # ---------------------------------------------------------------- the official folder
 
 @pytest.mark.skipif(default_corpus_dir() is None, reason="the interpret corpus (../shared/corpora/stablehlo-interpret "
