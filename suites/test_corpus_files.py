@@ -103,6 +103,27 @@ def test_a_malformed_literal_is_the_error_of_its_own_case_only(tmp_path):
     assert [run_case(c, "oracle").status for c in cases] == ["pass", "error", "pass"]
 
 
+def test_each_case_is_parsed_once_and_evaluated_once_on_the_oracle(tmp_path, monkeypatch):
+    """Issue 22: a case was parsed three times and, on the oracle, evaluated twice."""
+    import conformance.corpus as corpus
+    import oracle
+    import oracle.mlir_text
+
+    calls = {"parse": 0, "evaluate": 0}
+
+    def counted(what, fn):
+        def call(*args, **kwargs):
+            calls[what] += 1
+            return fn(*args, **kwargs)
+        return call
+    monkeypatch.setattr(oracle.mlir_text, "canonicalize", counted("parse", oracle.mlir_text.canonicalize))
+    monkeypatch.setattr(oracle, "evaluate", counted("evaluate", oracle.evaluate))
+    monkeypatch.setattr(corpus, "oracle_run", counted("evaluate", corpus.oracle_run))
+    path = _write(tmp_path, "three.mlir", GENERIC_CASE, GENERIC_CASE.replace("@add_generic", "@again"), RETURNS_VALUES)
+    assert [r.status for r in corpus.run_file(path, "oracle")] == ["pass"] * 3
+    assert calls == {"parse": 3 + 1, "evaluate": 3}  # one parse per case and one for the file's expected literals
+
+
 # ---------------------------------------------------------------- files without checks
 
 def test_a_file_without_checks_is_a_test_that_its_program_runs(tmp_path):
