@@ -18,12 +18,16 @@ a failure a listed deviation explains       the deviation entry (judge/deviation
 ``crash``                                   the crash site: the first ``file.cc:LINE`` the message
                                             names and the rest of that line, normalized; else the
                                             first line of the backend's stderr, else of the message
-``timeout``, ``error``, ``rejected``        the first line of the message, normalized
+``timeout``, ``error``, ``rejected``        the first line of the message that says ``error`` (a
+                                            compiler's warnings come first), else its first line,
+                                            normalized
 =========================================  ==========================================================
 
 Normalized: element type names (``f32``, ``ui8``, ``complex<f32>``, numpy's ``float32``) become
-``T``, ``tensor<...>`` types ``tensor<...>``, numbers (decimal or hex) ``N``, folders of a
-path are dropped -- so the same message about another type, shape or value is the same key.
+``T``, shaped types ``tensor<...>`` (``vector``, ``memref`` alike), numbers (decimal or hex)
+``N`` and a list of them ``N, ...``, folders of a path are dropped, and a printed MLIR op
+(``"vector.store"(%N, ...) ...``) is cut off -- so the same message about another type, shape,
+rank or value is the same key.
 
 Relations of one mismatching element (expected e, actual a), the first that holds:
 
@@ -70,8 +74,8 @@ from oracle.types import ALL_ELEMENT_TYPES, as_element_type
 
 from .known_deviations import Deviation, deviation_for_case
 
-__all__ = ["RELATIONS", "SMALL_ULP", "Group", "group_cases", "element_relations", "case_relation",
-           "failure_headline", "normalized", "case_op"]
+__all__ = ["RELATIONS", "SMALL_ULP", "Group", "group_cases", "element_relations", "element_evidence",
+           "case_relation", "failure_headline", "normalized", "case_op"]
 
 NUMBER_WHERE_NAN, NAN_WHERE_NUMBER = "number where NaN", "NaN where number"
 SIGNED_ZERO, FLUSHED, OVERFLOW, WRONG_SIGN = "signed zero", "flushed subnormal", "inf/overflow", "wrong sign"
@@ -145,8 +149,8 @@ def _integer_relations(e: np.ndarray, a: np.ndarray, et, operand) -> np.ndarray:
 _BITS = re.compile(r"0x[0-9a-fA-F]+")
 # the judge's message format (judge/compare.py): a block header naming the type, then its rows
 _MESSAGE_TYPE = re.compile(r"differ \(([^ ,]+), tolerance")
-_MESSAGE_ROW = re.compile(r"\]: expected .*?\((0x[0-9a-fA-F]+(?:, 0x[0-9a-fA-F]+)?)\), "
-                          r"actual .*?\((0x[0-9a-fA-F]+(?:, 0x[0-9a-fA-F]+)?)\)")
+_MESSAGE_ROW = re.compile(r"\]: expected (?P<ev>.*?) \((?P<eb>0x[0-9a-fA-F]+(?:, 0x[0-9a-fA-F]+)?)\), "
+                          r"actual (?P<av>.*?) \((?P<ab>0x[0-9a-fA-F]+(?:, 0x[0-9a-fA-F]+)?)\)")
 
 
 def _type_or_none(name: str):
@@ -156,11 +160,12 @@ def _type_or_none(name: str):
         return None  # a quantized type's text, an unknown name
 
 
-def _evidence(case) -> list[tuple[str, str, str]]:
-    """(element type, expected bits, actual bits) of the mismatching elements the judge reported:
-    the case's ``mismatches`` rows, or else the rows of the judge's message."""
+def _evidence(case) -> list[tuple[str, str, str, str]]:
+    """(element type, expected bits, actual bits, "expected X, actual Y") of the mismatching
+    elements the judge reported: the case's ``mismatches`` rows, or else the rows of its message."""
     rows = [(m.get("dtype") or (case.dtypes[-1] if case.dtypes else ""), m.get("expected_bits", ""),
-             m.get("actual_bits", "")) for m in (case.mismatches or [])]
+             m.get("actual_bits", ""), f"expected {m.get('expected')}, actual {m.get('actual')}")
+            for m in (case.mismatches or [])]
     if rows:
         return rows
     et = ""
@@ -170,7 +175,7 @@ def _evidence(case) -> list[tuple[str, str, str]]:
             et = header.group(1)
         row = _MESSAGE_ROW.search(line)
         if row and et:
-            rows.append((et, row.group(1), row.group(2)))
+            rows.append((et, row["eb"], row["ab"], f"expected {row['ev']}, actual {row['av']}"))
     return rows
 
 
@@ -186,23 +191,28 @@ def _most_common(names) -> str:
     return max(counts, key=lambda name: (counts[name], -RELATIONS.index(name)))
 
 
-def case_relation(case) -> str:
-    """How a mismatching case fails (module docstring); its normalized first message line when
-    it has no element evidence."""
+def element_evidence(case) -> list[tuple[str, str]]:
+    """(relation, "expected X, actual Y") of each mismatching element the judge reported for
+    ``case``, in its order (elements whose bits cannot be read are left out)."""
     operand = _type_or_none(case.dtypes[0]) if case.dtypes else None
-    by_type: dict[str, list] = {}
-    for name, e_bits, a_bits in _evidence(case):
-        by_type.setdefault(name, []).append((e_bits, a_bits))
-    names = []
-    for name, pairs in by_type.items():
+    rows = _evidence(case)
+    found = {}
+    for name in dict.fromkeys(r[0] for r in rows):  # one vectorized call per element type
         et = _type_or_none(name)
         if et is None:
             continue
-        decoded = [(_decoded(e, et), _decoded(a, et)) for e, a in pairs]
-        decoded = [(e, a) for e, a in decoded if e is not None and a is not None]
+        decoded = [(k, _decoded(r[1], et), _decoded(r[2], et)) for k, r in enumerate(rows) if r[0] == name]
+        decoded = [(k, e, a) for k, e, a in decoded if e is not None and a is not None]
         if decoded:
-            expected, actual = (np.stack([d[k] for d in decoded]) for k in (0, 1))
-            names += [str(r) for r in element_relations(expected, actual, et, operand) if r != _EQUAL]
+            expected, actual = (np.stack([d[i] for d in decoded]) for i in (1, 2))
+            found.update(zip((d[0] for d in decoded), element_relations(expected, actual, et, operand)))
+    return [(str(found[k]), rows[k][3]) for k in sorted(found) if found[k] != _EQUAL]
+
+
+def case_relation(case) -> str:
+    """How a mismatching case fails (module docstring); its normalized first message line when
+    it has no element evidence."""
+    names = [relation for relation, _ in element_evidence(case)]
     return _most_common(names) if names else failure_headline(case)
 
 
@@ -210,19 +220,23 @@ def case_relation(case) -> str:
 
 _SITE = re.compile(r"[\w.+-]+\.(?:cc|cpp|cxx|c|h|hpp|inc|rs):\d+")
 _PATH = re.compile(r"(?:/[\w.+-]+)+/(?=[\w.+-])")
-_TENSOR = re.compile(r"tensor<[^<>]*(?:<[^<>]*>[^<>]*)*>")
+_SHAPED = re.compile(r"\b(tensor|vector|memref)<[^<>]*(?:<[^<>]*>[^<>]*)*>")
 _TYPE_NAMES = sorted({t.name for t in ALL_ELEMENT_TYPES} | {str(t.dtype) for t in ALL_ELEMENT_TYPES}, key=len,
                      reverse=True)
 _TYPE = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in _TYPE_NAMES) + r")(?!\w)")
 _NUMBER = re.compile(r"-?(?:0x[0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)")
+_NUMBERS = re.compile(r"(%?N)(?:, %?N)+")
+_PRINTED_OP = re.compile(r'\s*(?:%N = )?"[\w.]+"\(.*')
+_ERROR = re.compile(r"\berror\b", re.IGNORECASE)
 
 
 def normalized(text: str) -> str:
     """``text`` with its element types, tensor types, numbers and folders generalized (module docstring)."""
     text = _PATH.sub("", text)
-    text = _TENSOR.sub("tensor<...>", text)
+    text = _SHAPED.sub(r"\1<...>", text)
     text = _TYPE.sub("T", text)
-    text = _NUMBER.sub("N", text)
+    text = _NUMBERS.sub(r"\1, ...", _NUMBER.sub("N", text))
+    text = _PRINTED_OP.sub("", text)
     return " ".join(text.split())[:HEADLINE_CHARS]
 
 
@@ -237,7 +251,7 @@ def failure_headline(case) -> str:
         stderr = next((k for k, line in enumerate(lines) if line.endswith("stderr:")), None)
         if stderr is not None and stderr + 1 < len(lines):
             return normalized(lines[stderr + 1])
-    return normalized(lines[0]) if lines else case.status
+    return normalized(next((line for line in lines if _ERROR.search(line)), lines[0])) if lines else case.status
 
 
 # ------------------------------------------------------------------------------ groups
@@ -301,10 +315,14 @@ class Group:
 
     @property
     def example(self) -> str:
-        """One member's evidence: its first mismatching element, or its message's first line."""
-        for c in self.members:
-            for m in c.mismatches or []:
-                return f"expected {m.get('expected')}, actual {m.get('actual')} ({c.id})"
+        """One member's evidence: a mismatching element of the group's relation (else of any), or
+        the first line of its message."""
+        relation = self.relation
+        for wanted in (relation, None):
+            for c in self.members if self.status == "mismatch" else ():
+                for found, text in element_evidence(c):
+                    if wanted in (None, found):
+                        return f"{text} ({c.id})"
         first = next((line.strip() for line in (self.members[0].message or "").splitlines() if line.strip()), "")
         return f"{first[:HEADLINE_CHARS]} ({self.members[0].id})"
 
@@ -336,11 +354,17 @@ def group_cases(backend: str, cases, kind: str = "") -> list[Group]:
     """The groups of ``cases`` (one backend's results) by the rule of the module docstring: new
     problems first, then listed deviations, then rejections; the largest first within each."""
     groups: dict[str, Group] = {}
+    looked_up: dict = {}  # what deviation_for_case reads -> its answer (a lookup scans every entry)
     for case in cases:
         if case.status not in GROUPED:
             continue
         op = case_op(case, kind)
-        deviation = deviation_for_case(backend, case)
+        deviation = None
+        if case.status in FAILURES:  # a rejection is never a deviation (judge/deviations/*.toml)
+            reads = (tuple(case.ops), tuple(case.dtypes), case.status, tuple((case.extra or {}).get("triggers", ())))
+            if reads not in looked_up:
+                looked_up[reads] = deviation_for_case(backend, case)
+            deviation = looked_up[reads]
         how = case_relation(case) if case.status == "mismatch" else failure_headline(case)
         entry = _entry(deviation) if deviation is not None else {}
         key = f"{case.status} {op}: " + (f"listed deviation {entry['entry']}" if entry else how)

@@ -6,6 +6,7 @@ results.json: {"backend": str, "summary": {status: count}, "groups": [...], "cas
 status, and listed deviation or relation between expected and actual / crash site), new
 problems first; each with its key, status, op, relation, ``new``, the deviation entry if one
 explains it, element types, shapes, one example and reproducer, and its members' case ids.
+Written once a run is complete (a partial results.json has none: its readers group the cases).
 
 A run writes its results as it goes (ResultsLog): ``results.jsonl`` beside results.json
 gets one line per case the moment it ends (a first line holds the run's metadata), and
@@ -191,8 +192,9 @@ def write_results(path: str, backend: str, cases: list[CaseResult], **meta) -> d
     coverage = op_coverage(cases)
     if coverage:  # drawn cases: distinct programs and attribute classes per op (reports/coverage.py)
         doc["coverage"] = coverage
-    # the failing (and rejected) cases by root cause (judge/grouping.py), new problems first
-    doc["groups"] = [g.to_json() for g in group_cases(backend, cases, kind=meta.get("kind", ""))]
+    if meta.get("complete") is not False:  # a run's periodic rewrites skip them: readers regroup the cases
+        # the failing (and rejected) cases by root cause (judge/grouping.py), new problems first
+        doc["groups"] = [g.to_json() for g in group_cases(backend, cases, kind=meta.get("kind", ""))]
     doc["cases"] = [c.to_json() for c in cases]
     atomic_write_text(path, json.dumps(doc, indent=1, default=str) + "\n")
     return doc

@@ -180,6 +180,12 @@ def test_a_case_takes_the_relation_most_of_its_elements_have():
     assert grouping.case_relation(tie) == "signed zero"  # a tie: the first in the table
 
 
+def test_a_groups_example_shows_an_element_of_its_relation():
+    case = _mismatch([-0.0, 1e-40, 1.5 * f32_tiny], [0.0, 0.0, 0.0], "f32", case_id="flush")
+    (group,) = grouping.group_cases("b", [case])
+    assert group.relation == "flushed subnormal" and group.example == "expected 1e-40, actual 0.0 (flush)"
+
+
 def test_same_relation_across_types_and_shapes_is_one_group_other_relations_and_ops_are_not():
     cases = [_mismatch([-0.0] * n, [0.0] * n, t, case_id=f"z-{t}-{n}") for t in ("f32", "bf16", "f64") for n in (1, 3)]
     cases.append(_mismatch([1.0], [np.nan], "f32", case_id="nan"))
@@ -224,7 +230,15 @@ def test_errors_and_rejections_group_by_their_first_line_types_normalized():
     groups = grouping.group_cases("b", rejected + [error])
     assert [(g.status, len(g.members), g.new) for g in groups] == [("error", 1, True), ("rejected", 3, False)]
     assert groups[1].relation == "'stablehlo.cbrt' op operand #N must be tensor of T values, got tensor<...>"
-    assert grouping.normalized("float32 -> complex<f64> at 0x7f00ab, 1.5e-07 ms") == "T -> T at N, N ms"
+    assert grouping.normalized("float32 -> complex<f64> at 0x7f00ab, 1.5e-07 ms") == "T -> T at N, ... ms"
+    # a compiler's warning before its error; a printed op with another operand count and types
+    iree = [CaseResult(f"i{k}", ["stablehlo.convert"], ["ui2", t], "rejected",
+                       message=f"IREE compile: <stdin>:3:{k}: warning: slow path\n<stdin>:3:{k}: error: failed to "
+                               f"legalize operation 'vector.store' that was explicitly marked illegal: "
+                               f'"vector.store"({operands}) : (vector<{shape}x{t}>, index) -> ()')
+            for k, t, shape, operands in ((1, "f6E2M3FN", "4", "%22, %14, %0"), (2, "i2", "2x3", "%1, %2"))]
+    assert grouping.failure_headline(iree[0]) == grouping.failure_headline(iree[1]) == (
+        "<stdin>:N:N: error: failed to legalize operation 'vector.store' that was explicitly marked illegal:")
 
 
 def test_listed_deviations_form_their_own_groups_by_entry():
