@@ -103,6 +103,19 @@ def test_the_html_page_has_one_row_per_problem_linked_to_its_cases(sign_extended
     assert "same root cause as" in page  # each member's drill-down names its problem
 
 
+def test_the_problems_table_follows_the_filters_in_a_browser(sign_extended_run, tmp_path):
+    from suites.test_report_html import CHROMIUM, open_page
+    if CHROMIUM is None:
+        pytest.skip("chromium is not installed")
+    out, _, _ = sign_extended_run
+    page = tmp_path / "report.html"
+    page.write_text(render_report([load_run(str(out))]))
+    for query, hidden in (("", 0), ("?status=pass", 1)):
+        state, dom = open_page(f"file://{page}{query}", tmp_path)
+        assert state["broken-links"] == "0"  # every member links to a drill-down that exists
+        assert dom.count('<tr class="group hidden"') == hidden, query
+
+
 def test_two_ways_of_failing_one_op_are_two_problems(tmp_path):
     """Two faults of sqrt (signed zero on real types, the conjugate root on complex types) run on
     the same types: their cases together form two groups, each over its own types."""
