@@ -257,10 +257,11 @@ def failure_headline(case) -> str:
 # ------------------------------------------------------------------------------ groups
 
 def case_op(case, kind: str = "") -> str:
-    """The op a case tests (its mnemonic): a drawn case's op; a corpus case's file's op, or else
-    the first op of its program that is not a constant."""
+    """The op a case tests (its mnemonic): a drawn case's op; a corpus case's (a case read from a
+    file) the op its file is named after, or else the first op of its program that is not a constant."""
     ops = [o.split(".", 1)[1] if o.startswith("stablehlo.") else o for o in case.ops]
-    if (kind or getattr(case, "kind", "")) == "corpus":
+    kind = kind or getattr(case, "kind", "") or ("corpus" if case.file else "")
+    if kind == "corpus":
         stem = os.path.splitext(os.path.basename(case.file or case.id.split(":")[0]))[0]
         return stem if stem in ops else next((o for o in ops if o != "constant"), ops[0] if ops else stem)
     return ops[0] if ops else "?"

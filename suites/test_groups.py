@@ -132,6 +132,22 @@ def test_two_ways_of_failing_one_op_are_two_problems(tmp_path):
     assert set(by_relation["wrong sign"].element_types) == {"complex<f32>"}
 
 
+def test_corpus_cases_group_under_the_op_of_their_file(tmp_path, capsys):
+    """``corpus``'s closing summary groups too: the interpreter's multiply tests (each program starts
+    with constants) on a fault that loses the sign of zero are one multiply problem."""
+    from conformance.corpus import default_corpus_dir
+    corpus = default_corpus_dir()
+    if corpus is None:
+        pytest.skip("the interpret corpus (../shared/corpora/stablehlo-interpret or $SHLO_CORPUS) is not available")
+    code = cli(["corpus", f"{corpus}/multiply.mlir", "--backend", "fault:multiply-zero-sign", "--out", str(tmp_path),
+                "--quiet"])
+    out = capsys.readouterr().out
+    failing = [c for c in load_run(str(tmp_path)).cases if c.status == "mismatch"]
+    assert code == 1 and len(failing) >= 2
+    assert f"New problems: 1 in {len(failing)} case(s)" in out and "1. multiply mismatch: signed zero" in out
+    assert f"reproducer: {corpus}/multiply.mlir" in out
+
+
 # -------------------------------------------------------------- relations, on hand-made values
 
 def _mismatch(expected, actual, dtype: str, dtypes=None, case_id="c") -> CaseResult:
