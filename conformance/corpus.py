@@ -128,7 +128,7 @@ class CorpusCase:
     unsupported_reason: str = ""    # a form this project cannot run yet (probes, ...)
     error: str = ""                 # the case is malformed: MLIR's diagnostics
     #: the entry takes arguments and there are no goldens: ``program_text`` is the program as
-    #: written (checks blanked), run differentially on drawn inputs (conformance/check.py)
+    #: written (its entry renamed @main), checked on drawn inputs (``case_results``' ``check``)
     takes_arguments: bool = False
     #: ``program_text`` parsed once into the oracle's IR (for the oracle and the judge)
     module: Any = field(default=None, repr=False, compare=False)
@@ -707,7 +707,7 @@ def _result_types(signature: str) -> list[str]:
 
 def _with_arguments(case: CorpusCase, entry: dict, lines: list[str], start: int, parsed: list) -> CorpusCase:
     """An entry that takes arguments: without goldens, the program as written (a public @main)
-    is checked differentially on drawn inputs (``conformance.check``)."""
+    is checked differentially on drawn inputs (``case_results``' ``check``)."""
     if parsed:
         case.unsupported_reason = (f"entry function @{entry['name']} takes arguments and has checks "
                                    "(checks need the program's inputs inside it)")
