@@ -14,7 +14,7 @@ import functools
 import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Sequence
 
 import numpy as np
 from hypothesis import strategies as st
@@ -26,6 +26,8 @@ from oracle.types import ElementType, QuantizedElementType, TensorType, TupleTyp
 
 from .drawing import as_draw
 from .dtypes import as_element_type, op_element_types
+from .modules import build_module, signature_attribute, signature_region  # noqa: F401  (public here too)
+from .quantized import is_quantized_key, quantized_inputs, quantized_signature
 from .tensors import input_sets, special_value_cross
 
 
@@ -45,49 +47,6 @@ class Case:
 
 
 # --------------------------------------------------------------------------- building
-
-def signature_attribute(name: str, value: Any) -> ir.Attr:
-    """Signature attributes should be ir.Attr already; plain Python values are wrapped."""
-    if isinstance(value, ir.Attr):
-        return value
-    if isinstance(value, (bool, np.bool_)):
-        return ir.BoolAttr(bool(value))
-    if isinstance(value, (int, np.integer)):
-        return ir.IntegerAttr(int(value))
-    if isinstance(value, (float, np.floating)):
-        return ir.FloatAttr(float(value))
-    if isinstance(value, str):
-        return ir.StringAttr(value)
-    if isinstance(value, (tuple, list)) and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
-                                                 for v in value):
-        return ir.DenseArray("i64", tuple(int(v) for v in value))
-    raise TypeError(f"attribute {name!r}: cannot turn {type(value).__name__} {value!r} into an MLIR attribute; "
-                    f"give an oracle.ir attribute")
-
-
-def signature_region(r) -> ir.Region:
-    """Signature.regions entries: an ir.Region, or a zero-argument callable returning one."""
-    if isinstance(r, ir.Region):
-        return r
-    if callable(r):
-        built = r()
-        if isinstance(built, ir.Region):
-            return built
-    raise TypeError(f"Signature.regions entry {r!r} is neither an ir.Region nor a builder of one")
-
-
-def build_module(op_name: str, signature: Signature) -> ir.Module:
-    """``func.func @main(operands...) -> results { %r = op(operands); return %r }``."""
-    args = tuple(ir.Value(t, f"%arg{i}") for i, t in enumerate(signature.operand_types))
-    n = len(signature.result_types)
-    results = tuple(ir.Value(t, "%0" if n == 1 else f"%0#{i}") for i, t in enumerate(signature.result_types))
-    # Sorted by name, as MLIR prints them: the text (and case_id) do not depend on dict order.
-    attributes = {k: signature_attribute(k, v) for k, v in sorted(signature.attributes.items())}
-    op = ir.Op(op_name, args, results, attributes, tuple(signature_region(r) for r in signature.regions))
-    ret = ir.Op("func.return", results, ())
-    main = ir.Function("main", args, tuple(signature.result_types), (op, ret))
-    return ir.Module((main,))
-
 
 def _element_names(types: Sequence) -> list[str]:
     out: list[str] = []
@@ -119,7 +78,6 @@ def one_op_programs(op_info: OpInfo, element_type: str | ElementType | Sequence 
     ``signature_keys``: a result type, a destination type, ...) when given."""
     if op_info.draw_signature is None:
         raise ValueError(f"{op_info.name} has no draw_signature: it cannot be generated yet")
-    from .quantized import is_quantized_key, quantized_inputs, quantized_signature
     if is_quantized_key(element_type):  # "q.i8": the op's quantized form (generators/quantized.py)
         return _cases(op_info, st.just(element_type), lambda draw, key: quantized_signature(draw, op_info, key),
                       quantized_inputs)
@@ -172,7 +130,6 @@ def _case(op_info: OpInfo, sig: Signature, inputs, et, attribute_class: str = ""
 def attribute_class_cases(op_info: OpInfo, element_type, attribute_class) -> st.SearchStrategy:
     """Cases of one of the op's attribute classes (``OpInfo.attribute_space``) for operands of
     ``element_type``; ``None`` where the class does not apply to that type."""
-    from .quantized import is_quantized_key, quantized_inputs, quantized_signature
 
     if is_quantized_key(element_type):  # the class drawn for f32, retyped (generators/quantized.py)
         def draw_quantized(draw):

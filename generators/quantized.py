@@ -19,6 +19,8 @@ from oracle.quantization import VERIFIABLE_STORAGE_TYPES
 from oracle.registry import all_ops
 from oracle.types import ELEMENT_TYPES, QuantizedElementType, as_element_type
 
+from .modules import build_module
+
 EXPRESSED = ("f16", "bf16", "f32")
 #: The storage types a program can carry (oracle.quantization says why; its formulas handle every
 #: integer storage type, suites/test_quantization.py).
@@ -126,7 +128,6 @@ def quantized_signature(draw, info, key: str, draw_signature=None) -> tuple:
     gives None (the class does not apply), so does this."""
     from hypothesis import assume
 
-    from generators.programs import build_module
     from oracle import ir as oir
     from oracle.errors import MlirError
     from oracle.mlir_text import parse_module, print_module

@@ -29,7 +29,7 @@ from oracle.registry import OpInfo, all_ops
 from oracle.types import ELEMENT_TYPES, ElementType, TensorType
 
 from .drawing import as_draw
-from .programs import signature_attribute, signature_region
+from .modules import signature_attribute, signature_region
 from .dtypes import as_element_type
 from .tensors import tensors
 

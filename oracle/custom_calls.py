@@ -116,5 +116,3 @@ def _call_first_computation(op, args, ctx):
         raise OracleError("target 'stablehlo_conformance.call' needs one called computation", op=op.name)
     return ctx.call(called[0], args)
 
-
-from . import lapack  # noqa: E402,F401  registers the lapack_*_ffi targets (they use the decorators above)
