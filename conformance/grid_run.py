@@ -94,38 +94,3 @@ def check_grid_case(case, backend, *, timeout: float = 60.0, out_dir: str | None
         return finish(verdict.status, message, expected=expected, actual=run.outputs, max_ulp=worst)
     implementation_defined = any(masks_by_process.get(pid) for pid in pids)
     return finish("implementation-defined" if implementation_defined else "pass", max_ulp=worst)
-
-
-# ---------------------------------------------------------------------- coverage
-
-def coverage_plan(ops=None) -> list[tuple[str, str, tuple]]:
-    """Every collective x process-group strategy x grid shape (up to 8 processes)."""
-    from generators.collectives import STRATEGIES, all_grids
-    return [(op, strategy, grid) for op in sorted(STRATEGIES) if ops is None or op in ops
-            for strategy in STRATEGIES[op] for grid in all_grids()]
-
-
-def run_coverage(backend, *, dtype: str = "f32", examples: int = 1, seed: int = 0, ops=None,
-                 out_dir: str | None = None, on_result=None) -> list[CaseResult]:
-    """One drawn case (or ``examples``) per collective x strategy x grid shape; each result's
-    ``extra`` names its strategy and grid."""
-    import oracle
-    from conformance.run import check_case, draw_cases
-    from generators.collectives import FIXED_GRID, FIXED_STRATEGY
-    from oracle.types import element_type
-
-    results = []
-    for op, strategy, grid in coverage_plan(ops):
-        tokens = FIXED_GRID.set(grid), FIXED_STRATEGY.set(strategy)
-        try:
-            cases = draw_cases(oracle.lookup(f"stablehlo.{op}"), element_type(dtype), examples, seed)
-        finally:
-            FIXED_GRID.reset(tokens[0])
-            FIXED_STRATEGY.reset(tokens[1])
-        for case in cases:
-            result = check_case(case, backend, out_dir=out_dir)
-            result.extra = dict(result.extra or {}, strategy=strategy, grid=list(grid))
-            results.append(result)
-            if on_result:
-                on_result(result)
-    return results

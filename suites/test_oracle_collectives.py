@@ -201,7 +201,7 @@ def test_every_strategy_and_grid_shape_runs_on_xla():
     on XLA's virtual CPU devices: each passes (or is a listed deviation); collective_broadcast
     is rejected (XLA:CPU has no thunk for it), never a crash."""
     from adapters import get_backend
-    from conformance.grid_run import coverage_plan, run_coverage
+    from conformance.grid_coverage import coverage_plan, run_coverage
     from judge.known_deviations import known_deviation
 
     xla = get_backend("xla")

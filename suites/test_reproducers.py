@@ -235,7 +235,7 @@ def test_one_process_reproducers_replay_with_the_same_verdict(flips_a_bit, tmp_p
 def test_grid_reproducers_replay_on_their_grid(flips_a_bit, tmp_path, capsys):
     """A collective's reproducer holds every process's inputs; replay runs them on the grid
     (it used to hand all of them to one process: "@main takes 2 arguments, got 16")."""
-    from conformance.grid_run import run_coverage
+    from conformance.grid_coverage import run_coverage
     results = [r for r in run_coverage(flips_a_bit, ops=["all_gather"], out_dir=str(tmp_path)) if r.reproducer]
     assert results and all(r.status == "mismatch" for r in results)
     for r in results[:3]:
