@@ -282,30 +282,15 @@ _COMPLEX = {
 }
 
 
-def _mark_impl_defined(ctx, op_, mask) -> None:
-    """Elements no doc decides (e.g. digamma at a pole): not compared (ctx.impl_defined)."""
-    if ctx is None or getattr(ctx, "impl_defined", None) is None or not np.any(mask):
-        return
-    for r in op_.results:
-        prev = ctx.impl_defined.get(r)
-        ctx.impl_defined[r] = mask if prev is None else (prev | mask)
-
-
 def _at_pole(x):
     """x in {0, -1, -2, ...}: the poles of digamma / polygamma."""
     with np.errstate(all="ignore"):
         return (x <= 0) & (x == np.floor(x))
 
 
-#: Elements whose value the CHLO docs leave open: digamma's poles (the one-sided limits are
-#: -inf and +inf; XLA returns NaN, IREE -inf at 0).
-_UNDECIDED = {"digamma": _at_pole}
-
-
 def _unary_evaluate(name):
     fast, hard = _FAST[name]
     exact = _make_real(name)
-    undecided = _UNDECIDED.get(name)
 
     def evaluate(op_, args, ctx, env):
         et = _et(op_)
@@ -316,21 +301,17 @@ def _unary_evaluate(name):
         _check_float(op_, et)
         with np.errstate(invalid="ignore"):  # NaN of narrow formats
             wide = x.astype(np.float64)
-        if undecided is not None:
-            _mark_impl_defined(ctx, op_, undecided(wide))
         return [correctly_rounded(et, [wide], fast, exact, hard)]
     evaluate.__name__ = name
     return evaluate
 
 
-def _binary_float_evaluate(exact, fast=None, hard=None, undecided=None):
+def _binary_float_evaluate(exact, fast=None, hard=None):
     def evaluate(op_, args, ctx, env):
         et = _et(op_)
         _check_float(op_, et)
         with np.errstate(invalid="ignore"):
             a, b = (x.astype(np.float64) for x in args)
-        if undecided is not None:
-            _mark_impl_defined(ctx, op_, undecided(a, b))
         return [correctly_rounded(et, [a, b], fast, exact, hard)]
     return evaluate
 
@@ -402,8 +383,7 @@ _zeta_inputs = _each_operand(_domain_inputs(1.0, 12.0, specials=(0.5, 2.0, math.
                              _domain_inputs(-3.0, 20.0, specials=(0.0, -2.0, -1.5, 1.0)))
 _register("polygamma", _binary_float_evaluate(
     polygamma_exact, lambda n, x: sp.polygamma(np.where(n == np.floor(n), n, np.nan).astype(np.int64), x),
-    lambda n, x: (x < 1) | (n != np.floor(n)) | (n < 0) | (n > 50) | (n == 0),
-    undecided=lambda n, x: _at_pole(x) & (n >= 0) & (n == np.floor(n))),
+    lambda n, x: (x < 1) | (n != np.floor(n)) | (n < 0) | (n > 50) | (n == 0)),
     WIDE, draw_signature=draw_same_shape(2), draw_inputs=_polygamma_inputs, extra={"arity": 2})
 def _zeta_undecided(x, q):
     """q in {0, -1, ...} with x > 1 not an integer: the sum has a term 0^-x = +inf AND terms
@@ -413,8 +393,7 @@ def _zeta_undecided(x, q):
         return (q <= 0) & (q == np.floor(q)) & (x > 1) & (x != np.floor(x))
 
 
-_register("zeta", _binary_float_evaluate(zeta_exact, sp.zeta, lambda x, q: (q <= 0) | (x < 1.0001),
-                                         undecided=_zeta_undecided),
+_register("zeta", _binary_float_evaluate(zeta_exact, sp.zeta, lambda x, q: (q <= 0) | (x < 1.0001)),
           WIDE, draw_signature=draw_same_shape(2), draw_inputs=_zeta_inputs, extra={"arity": 2})
 
 
@@ -905,6 +884,27 @@ for _name in ("cosh", "sinh"):
 add_impl_defined(ImplDefined("chlo.square", "complex: a non-finite component, or the exact z * z overflows or "
                              "underflows", "a complex multiplication z * z (stablehlo.multiply's entry)", NONSTANDARD,
                              complex_exceptions(exact_result_exceptions(lambda z: z * z))))
+# Values no CHLO doc decides, from the operands alone (so a flushing backend's flushed operands
+# are judged by them too: digamma(-1e-310) computed as digamma(-0) is at the pole).
+_POLE_WHY = "the one-sided limits are -inf and +inf: XLA returns NaN, IREE -inf at 0"
+
+
+def _wide(x) -> np.ndarray:
+    with np.errstate(invalid="ignore"):  # NaN of narrow formats
+        return np.asarray(x).astype(np.float64)
+
+
+add_impl_defined(
+    ImplDefined("chlo.digamma", "x at a pole (0, -1, -2, ...)", _POLE_WHY, NONSTANDARD,
+                lambda inputs, attributes, result_type: _at_pole(_wide(inputs[0]))),
+    ImplDefined("chlo.polygamma", "n a non-negative integer and x at a pole (0, -1, -2, ...)",
+                _POLE_WHY + " (n = 0 is digamma; +inf for odd n, where both limits are +inf)", NONSTANDARD,
+                lambda inputs, attributes, result_type: (
+                    lambda n, x: _at_pole(x) & (n >= 0) & (n == np.floor(n)))(*map(_wide, inputs))),
+    ImplDefined("chlo.zeta", "q a non-positive integer and x > 1 not an integer",
+                "the sum has a term 0^-x = +inf and terms of negative bases to a non-integer power, which "
+                "are not real: +inf (Cephes, torch) or NaN (XLA)", NONSTANDARD,
+                lambda inputs, attributes, result_type: _zeta_undecided(*map(_wide, inputs))))
 # chlo.broadcast_<op>: the op after broadcasting, so its rows and implementation-defined entries.
 for _name, _base in _BROADCAST.items():
     record_facts(f"chlo.broadcast_{_name}", broadcast_of=_base)
