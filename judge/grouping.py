@@ -201,6 +201,7 @@ def element_evidence(case) -> list[tuple[str, str]]:
         et = _type_or_none(name)
         if et is None:
             continue
+        et = et.storage_type if getattr(et, "is_quantized", False) else et  # compared as storage integers
         decoded = [(k, _decoded(r[1], et), _decoded(r[2], et)) for k, r in enumerate(rows) if r[0] == name]
         decoded = [(k, e, a) for k, e, a in decoded if e is not None and a is not None]
         if decoded:
