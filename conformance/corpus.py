@@ -39,9 +39,12 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import multiprocessing
+import multiprocessing.util
 import os
 import pkgutil
 import re
+import signal
 import time
 import warnings
 from concurrent.futures import ProcessPoolExecutor
@@ -1381,10 +1384,20 @@ def run_corpus(path: str, backend: Any, timeout: float = 60) -> list[CaseResult]
 
 def run_file(path: str, backend: Any, *, timeout: float = 60, root: str | None = None,
              out_dir: str | None = None, check: DifferentialCheck | None = None) -> list[CaseResult]:
-    """Every result of one file (``load_cases`` then ``case_results``); never raises for a bad
-    file or case."""
-    be = get_backend(backend)
-    return [r for case in load_cases(path, root=root) for r in case_results(case, be, timeout, out_dir, check=check)]
+    """Every result of one file (``load_cases`` then ``case_results``); never raises: a bad file
+    or case is an ``error`` result, and so is a bug of this harness (the other files still run)."""
+    try:
+        be = get_backend(backend)
+        return [r for case in load_cases(path, root=root) for r in case_results(case, be, timeout, out_dir,
+                                                                                 check=check)]
+    except Exception as e:  # noqa: BLE001 - a harness bug is a result too, not the end of the run
+        return [_file_error(path, root, f"harness: {type(e).__name__}: {e}")]
+
+
+def _file_error(path: str, root: str | None, message: str) -> CaseResult:
+    """The one ``error`` result of a file that gave no results of its own."""
+    rel = os.path.relpath(path, root) if root else os.path.basename(path)
+    return CaseResult(id=rel, ops=[], dtypes=[], status="error", file=path, message=f"{path}: {message}")
 
 
 def iter_file_results(paths: list[str], backend: Any, *, jobs: int | None = None, timeout: float = 60,
@@ -1407,7 +1420,7 @@ def iter_file_results(paths: list[str], backend: Any, *, jobs: int | None = None
     task = dict(backend=name, timeout=timeout, root=root, out_dir=out_dir, check=check)
     done = 0
     while done < len(paths):
-        with _worker_pool(jobs, name) as pool:
+        with _worker_pool(jobs) as pool:
             futures = [pool.submit(_run_file_in_worker, path, task) for path in paths[done:]]
             try:
                 for future in futures:
@@ -1424,12 +1437,12 @@ def iter_file_results(paths: list[str], backend: Any, *, jobs: int | None = None
 
 
 @contextlib.contextmanager
-def _worker_pool(jobs: int, backend_name: str):
-    import multiprocessing
-
+def _worker_pool(jobs: int):
+    # Each worker forks from a server that imported the corpus runner and every op family once
+    # (a server, not this process: jaxlib's MLIR context and the backends' pipes stay here).
     context = multiprocessing.get_context("forkserver")
-    # Each worker forks from a server that imported the corpus runner and every op family once.
-    context.set_forkserver_preload([__name__, *(f"oracle.ops.{m.name}" for m in pkgutil.iter_modules(oracle.ops.__path__))])
+    context.set_forkserver_preload([__name__, *(f"oracle.ops.{m.name}"
+                                                for m in pkgutil.iter_modules(oracle.ops.__path__))])
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(warnings.filters,))
     try:
         yield pool
@@ -1441,9 +1454,6 @@ def _init_worker(warning_filters: list) -> None:
     """In a corpus worker: the caller's warning filters (the CLI's silence numpy's IEEE warnings);
     Ctrl-C (sent to the whole process group) ends it quietly, the parent keeps what finished;
     the backends it made are closed when it exits."""
-    import multiprocessing.util
-    import signal
-
     warnings.filters[:] = warning_filters
     signal.signal(signal.SIGINT, lambda *_: os._exit(130))
     multiprocessing.util.Finalize(None, close_backends, exitpriority=10)
@@ -1455,14 +1465,12 @@ def _run_file_in_worker(path: str, task: dict) -> list[CaseResult]:
 
 
 def _run_alone(path: str, task: dict) -> list[CaseResult]:
-    with _worker_pool(1, task["backend"]) as pool:
+    with _worker_pool(1) as pool:
         try:
             return pool.submit(_run_file_in_worker, path, task).result()
         except BrokenProcessPool:
-            rel = os.path.relpath(path, task["root"]) if task["root"] else os.path.basename(path)
-            return [CaseResult(id=rel, ops=[], dtypes=[], status="error", file=path,
-                               message=f"{path}: the process reading and running this file died "
-                                       f"(backend {task['backend']})")]
+            return [_file_error(path, task["root"], f"the process reading and running this file died "
+                                                    f"(backend {task['backend']})")]
 
 
 def close_backends() -> None:

@@ -188,6 +188,18 @@ def test_several_jobs_give_the_results_of_one_job_in_the_same_order(tmp_path):
     assert outcomes(2) == one
 
 
+def _raise(text, backend, **_):
+    raise RuntimeError("a bug")
+
+
+def test_a_harness_bug_on_one_file_is_one_error_and_the_others_run(tmp_path):
+    files = [_write(tmp_path, "buggy.mlir", TAKES_ARGUMENTS), _write(tmp_path, "after.mlir", RUNS_ONLY)]
+    outcomes = [[(r.status, r.message) for r in results]
+                for _, results in iter_file_results(files, "oracle", jobs=1, check=_raise)]
+    assert outcomes[0] == [("error", f"{files[0]}: harness: RuntimeError: a bug")]
+    assert outcomes[1][0][0] == "pass"
+
+
 def _kill_the_worker(text, backend, **_):
     """A differential check that kills the process running it (as an abort in MLIR would)."""
     os._exit(3)
