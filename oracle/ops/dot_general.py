@@ -762,12 +762,26 @@ def cancelling_inputs(rng: np.random.Generator, et: ElementType, lhs_shape, rhs_
     return [lhs, rhs]
 
 
+def _full_range_integers(rng: np.random.Generator, et: ElementType, shape) -> np.ndarray:
+    """Integers spread over the whole range of ``et``: half of the unsigned ones have the top bit
+    set, which a backend that sign-extends unsigned operands into a wider result gets wrong."""
+    return rng.integers(int(et.min_value), int(et.max_value), shape, endpoint=True).astype(et.dtype)
+
+
 def draw_dot_inputs(draw, sig: Signature, lhs_axes, rhs_axes) -> list:
-    """Generic edge-value inputs, or (float / complex, a third of the time) cancelling ones."""
+    """Generic edge-value inputs; or, for integers into another result type (one case per type
+    pair in a run: signature_keys), integers over the operands' whole range; or (float /
+    complex, a third of the time) cancelling ones."""
     from hypothesis import strategies as st
 
     input_sets = draw.input_sets
     et = sig.operand_types[0].element_type
+    widened = et.is_integer and not et.is_bool and sig.result_types[0].element_type != et
+    if widened:
+        rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
+        values = [_full_range_integers(rng, t.element_type, t.shape) for t in sig.operand_types[:2]]
+        rest = draw(input_sets(sig.operand_types[2:])) if len(sig.operand_types) > 2 else []
+        return values + rest
     if (et.is_float or et.is_complex) and lhs_axes and draw(st.integers(0, 2)) == 0:
         rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
         which = draw(st.integers(0, len(lhs_axes) - 1))
