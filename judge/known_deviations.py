@@ -96,14 +96,25 @@ PYTHON_ENTRIES: list[Deviation] = [
 KNOWN_DEVIATIONS: list[Deviation] = load_deviations() + PYTHON_ENTRIES
 
 
+#: known_deviation's answers: reports ask for the same (backend, op, types, status, triggers) many
+#: times, and each answer is a scan of every entry's patterns.  Keyed by the entry list too, which
+#: tests replace.
+_answers: dict = {}
+
+
 def known_deviation(backend: str, op: str, dtype: str, status: str, triggers=()) -> Deviation | None:
     """The entry explaining a failure; an entry with a condition (``when``) only when the judge
     found that condition to hold for the failing op (``triggers``, judge/deviation_conditions.py)."""
-    op = op.replace("stablehlo.", "")
+    key = (id(KNOWN_DEVIATIONS), len(KNOWN_DEVIATIONS), backend, op, dtype, status, tuple(triggers))
+    if key not in _answers:
+        _answers[key] = _first_entry(backend, op.replace("stablehlo.", ""), dtype, status, key[-1])
+    return _answers[key]
+
+
+def _first_entry(backend: str, op: str, dtype: str, status: str, triggers: tuple) -> Deviation | None:
     for d in KNOWN_DEVIATIONS:
-        if (fnmatch.fnmatch(backend, d.backend) and fnmatch.fnmatch(op, d.op)
-                and fnmatch.fnmatch(dtype, d.dtypes) and status in d.statuses
-                and (not d.when or d.when in triggers)):
+        if (status in d.statuses and fnmatch.fnmatchcase(backend, d.backend) and fnmatch.fnmatchcase(op, d.op)
+                and fnmatch.fnmatchcase(dtype, d.dtypes) and (not d.when or d.when in triggers)):
             return d
     return None
 
