@@ -5,12 +5,13 @@ program of element-wise ops on the oracle (in-process) and on stablehlo-ref (the
 interpreter's own time, measured inside its worker process, and the time a caller sees).
 The fuzz loop evaluates millions of such programs, so per-op Python overhead matters.
 
-``python -m conformance.bench --run``: the README's main command as a user meets it (cold:
-fresh process and output folder, default options, then ``--max-examples 5``, the old
-default), and the one-case-at-a-time path as it was against the batched one on the same
-random subset of op x element type pairs, back to back (``--pairs N``, ``--skip-full``).
-``--run --baseline TREE``: the main command of a checkout of an earlier commit and this one's,
-back to back, both coverages, and whether they drew the same cases.
+``python -m conformance.bench --run [--backend B]``: the README's main command as a user meets it
+(cold: fresh process, output folder and disk cache, default options, then ``--max-examples 5``,
+the old default; ``--default-only``), and the one-case-at-a-time path as it was against the
+batched one on the same random subset of op x element type pairs, back to back (``--pairs N``,
+``--skip-full``; ``--ops a,b`` narrows both).  ``--run --baseline TREE``: the main command of a
+checkout of an earlier commit and this one's, back to back, and whether they drew the same
+cases and gave them the same statuses.
 ``python -m conformance.bench --corpus [PATHS] [--jobs N] [--baseline TREE]``: ``shlo-conform
 corpus`` on the oracle and on stablehlo-ref (the C++ interpreter) on the same files, side by side.
 Wall and CPU seconds (CPU counts every process, so it is the steadier number on a shared
@@ -199,11 +200,20 @@ def _cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+def _fresh_cache() -> str:
+    """An empty disk-cache folder (``SHLO_CONFORM_CACHE``): compiled IREE modules and inductor's
+    cache from an earlier run would make a run look faster than a user's first one."""
+    import tempfile
+
+    return tempfile.mkdtemp(prefix="shlo-bench-cache-")
+
+
 def measure_main_command(backend_name: str = "xla", args: tuple = (), tree: str | None = None) -> dict:
     """The README's main command as a user meets it: a fresh process, a fresh output folder,
-    default options (plus ``args``), no warm-up.  Wall time, CPU time (every process), cases/s,
-    the load average before and after, and the cases' ids (``ids``, to tell two runs drew the
-    same cases).  ``tree``: run the suite checked out there (an earlier commit) instead."""
+    an empty disk cache, default options (plus ``args``), no warm-up.  Wall time, CPU time
+    (every process), cases/s, the load average before and after, and the cases' ids and
+    statuses (``ids``, ``statuses``: to tell two runs drew the same cases and judged them the
+    same).  ``tree``: run the suite checked out there (an earlier commit) instead."""
     import os
     import subprocess
     import sys
@@ -214,39 +224,46 @@ def measure_main_command(backend_name: str = "xla", args: tuple = (), tree: str 
     out = os.path.join(tempfile.mkdtemp(prefix="shlo-bench-run-"), "results")
     command = [sys.executable, "-m", "conformance.cli", "run", "--backend", backend_name, "--out", out, "--quiet",
                *args]
-    env = dict(os.environ, PYTHONPATH=os.path.abspath(tree)) if tree else None
+    env = dict(os.environ, SHLO_CONFORM_CACHE=_fresh_cache())
+    if tree:
+        env["PYTHONPATH"] = os.path.abspath(tree)
     load = os.getloadavg()[0]
     started, cpu = time.perf_counter(), _cpu_seconds()
     done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tree, env=env)
     seconds, cpu = time.perf_counter() - started, _cpu_seconds() - cpu
     try:
-        ids = [c.id for c in read_cases(os.path.join(out, "results.json"))[1]]
+        cases = read_cases(os.path.join(out, "results.json"))[1]
     except (OSError, ValueError, KeyError, TypeError):
         tail = "\n".join(done.stdout.splitlines()[-5:])
         raise RuntimeError(f"`{' '.join(command)}` wrote no results (exit {done.returncode}):\n{tail}") from None
     return {"command": " ".join(["shlo-conform", *command[3:]]), "tree": tree or ".", "exit": done.returncode,
-            "cases": len(ids), "wall_s": round(seconds, 1), "cpu_s": round(cpu, 1),
-            "cases_per_s": round(len(ids) / seconds, 2), "load": [round(load, 2), round(os.getloadavg()[0], 2)],
-            "ids": ids}
+            "cases": len(cases), "wall_s": round(seconds, 1), "cpu_s": round(cpu, 1),
+            "cases_per_s": round(len(cases) / seconds, 2), "load": [round(load, 2), round(os.getloadavg()[0], 2)],
+            "ids": [c.id for c in cases], "statuses": {c.id: c.status for c in cases}}
 
 
-def compare_paths(backend_name: str = "xla", pairs: int = 60, max_examples: int = 5, seed: int = 1) -> dict:
+def compare_paths(backend_name: str = "xla", pairs: int = 60, max_examples: int = 5, seed: int = 1,
+                  ops: list[str] | None = None) -> dict:
     """The per-case path as it was (one compile per case, a fresh jax import after each crash)
-    and the batched path on the SAME random subset of op x element type pairs, back to back,
-    each on fresh backend workers: seconds, cases/s, and whether every verdict agrees."""
+    and the batched path on the SAME random subset of op x element type pairs (of ``ops``, if
+    given), back to back, each on fresh backend workers with an empty disk cache: seconds,
+    cases/s, and whether every verdict agrees."""
     import os
     import random
     import tempfile
 
     from adapters import get_backend
+    from adapters.cache import ENV_CACHE
     from conformance.run import plan, run_differential
 
-    chosen = plan()
+    chosen = plan(ops=ops)
     random.Random(seed).shuffle(chosen)
     chosen = chosen[:pairs]
     found, report = {}, {}
+    old_cache = os.environ.get(ENV_CACHE)
     for mode in ("old", "new"):
         os.environ["SHLO_WORKER_FORK"] = "0" if mode == "old" else "1"  # read by each new worker
+        os.environ[ENV_CACHE] = _fresh_cache()
         backend = get_backend(backend_name)
         started, cpu = time.perf_counter(), _cpu_seconds()
         try:
@@ -262,11 +279,16 @@ def compare_paths(backend_name: str = "xla", pairs: int = 60, max_examples: int 
         # crash messages carry pids and timestamps; compare their status only
         found[mode] = {r.id: (r.status, "" if r.status == "crash" else r.message) for r in results}
     os.environ.pop("SHLO_WORKER_FORK", None)
+    if old_cache is None:
+        os.environ.pop(ENV_CACHE, None)
+    else:
+        os.environ[ENV_CACHE] = old_cache
     common = found["old"].keys() & found["new"].keys()
-    report["pairs"] = pairs
+    report["pairs"] = len(chosen)
     report["speedup"] = round(report["old"]["wall_s"] / max(report["new"]["wall_s"], 1e-9), 2)
     report["same_cases"] = len(common)
-    report["verdicts_differ"] = sorted(k for k in common if found["old"][k] != found["new"][k])
+    report["verdicts_differ"] = sorted(k for k in common if found["old"][k][0] != found["new"][k][0])
+    report["messages_differ"] = sorted(k for k in common if found["old"][k] != found["new"][k])
     return report
 
 
@@ -279,36 +301,47 @@ def _main_command_report(argv) -> None:
     parser.add_argument("--run", action="store_true")
     parser.add_argument("--backend", default="xla")
     parser.add_argument("--pairs", type=int, default=60, help="op x element type pairs for the old-vs-new subset")
+    parser.add_argument("--ops", help="comma-separated ops: the subset and the main command draw only these")
     parser.add_argument("--skip-full", action="store_true", help="only the subset comparison")
+    parser.add_argument("--default-only", action="store_true",
+                        help="the main command at its default budget only (not again with --max-examples 5)")
     parser.add_argument("--baseline", metavar="TREE",
                         help="a checkout of an earlier commit: its main command runs just before this one's "
-                             "(same seed) and the two are compared (wall, CPU, whether the cases are the same)")
+                             "(same seed) and the two are compared (wall, CPU, whether the cases and their "
+                             "statuses are the same)")
     args = parser.parse_args(argv)
+    ops = args.ops.split(",") if args.ops else None
+    narrowed = ("--ops", args.ops) if args.ops else ()
+    budgets = ((),) if args.default_only else ((), ("--max-examples", "5"))
     if args.baseline:
-        for extra in ((), ("--max-examples", "5")):
-            before = measure_main_command(args.backend, extra, tree=args.baseline)
-            after = measure_main_command(args.backend, extra)
+        for extra in budgets:
+            before = measure_main_command(args.backend, narrowed + extra, tree=args.baseline)
+            after = measure_main_command(args.backend, narrowed + extra)
             for run in (before, after):
-                print(f"cold main command: { {k: v for k, v in run.items() if k != 'ids'} }")
+                print(f"cold main command: { {k: v for k, v in run.items() if k not in ('ids', 'statuses')} }")
+            differ = sorted(k for k in before["statuses"].keys() & after["statuses"].keys()
+                            if before["statuses"][k] != after["statuses"][k])
             print(f"  speedup {before['wall_s'] / max(after['wall_s'], 1e-9):.2f}x wall, "
                   f"{before['cpu_s'] / max(after['cpu_s'], 1e-9):.2f}x CPU; same cases: "
-                  f"{before['ids'] == after['ids']} ({len(set(before['ids']) & set(after['ids']))} in common)")
+                  f"{before['ids'] == after['ids']} ({len(set(before['ids']) & set(after['ids']))} in common); "
+                  f"statuses differ: {len(differ)}" + (f" {differ[:10]}" if differ else ""))
         return
-    subset = compare_paths(args.backend, args.pairs)
-    print(f"subset of {args.pairs} op x element type pairs, max-examples 5, old then new, back to back:")
+    subset = compare_paths(args.backend, args.pairs, ops=ops)
+    print(f"subset of {subset['pairs']} op x element type pairs, max-examples 5, old then new, back to back:")
     for mode in ("old", "new"):
         print(f"  {mode}: {subset[mode]}")
     print(f"  speedup {subset['speedup']}x; verdicts agree on {subset['same_cases'] - len(subset['verdicts_differ'])}"
           f" of {subset['same_cases']} common cases" + (f"; differ: {subset['verdicts_differ'][:5]}"
-                                                           if subset["verdicts_differ"] else ""))
+                                                           if subset["verdicts_differ"] else "")
+          + f"; messages differ on {len(subset['messages_differ'])}")
     old_per_case = subset["old"]["wall_s"] / max(subset["old"]["cases"], 1)
     print(f"  old path extrapolated to the README command's ~{len(plan()) * 5} cases (max-examples 5): "
           f"~{old_per_case * len(plan()) * 5 / 60:.1f} min")
     if args.skip_full:
         return
-    for extra in ((), ("--max-examples", "5")):
-        full = measure_main_command(args.backend, extra)
-        print(f"cold main command: { {k: v for k, v in full.items() if k != 'ids'} }")
+    for extra in budgets:
+        full = measure_main_command(args.backend, narrowed + extra)
+        print(f"cold main command: { {k: v for k, v in full.items() if k not in ('ids', 'statuses')} }")
 
 
 if __name__ == "__main__" and "--run" in __import__("sys").argv:
