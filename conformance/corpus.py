@@ -1410,7 +1410,9 @@ def iter_file_results(paths: list[str], backend: Any, *, jobs: int | None = None
     the results are those of ``jobs=1``.  A worker that dies takes no other file with it: the
     file it was running is run again alone, and is one ``error`` result if it kills that one too.
     Ctrl-C stops the workers; the results handed out so far stay.  ``check``: see ``case_results``
-    (a module-level function: the workers get it by name)."""
+    (a module-level function: the workers get it by name).  As with any multiprocessing code, a
+    script that calls this with ``jobs > 1`` needs the ``if __name__ == "__main__":`` guard (the
+    workers import the caller's main module)."""
     jobs = min(jobs or os.cpu_count() or 1, len(paths))
     if jobs <= 1:
         for path in paths:
