@@ -380,10 +380,16 @@ def cmd_certify(args) -> int:
 
 
 def cmd_corpus(args) -> int:
-    from conformance.corpus import load_cases, run_case
+    """Test files (either format, mixed per ``// -----`` case) on a backend, spread over ``--jobs``
+    processes: a file that cannot be read or has nothing to run is an ``error`` result among the
+    others, never the end of the run (unless it is the only file: exit 2); a file without checks
+    tests that its program runs (what it returns is judged); a program whose @main takes
+    arguments is checked differentially (conformance/check.py)."""
+    from conformance.corpus import iter_file_results, read_test_file
     from conformance.run import Progress
+    from reports.results import FAILING
 
-    files, named = [], set()
+    files = []
     for p in args.paths:
         if os.path.isdir(p):
             found = sorted(os.path.join(dp, f) for dp, _, fs in os.walk(p) for f in fs if f.endswith(".mlir"))
@@ -392,29 +398,24 @@ def cmd_corpus(args) -> int:
             files += found
         elif os.path.exists(p):
             files.append(p)
-            named.add(p)
         else:
             raise UsageError(f"{p}: no such file or folder")
-    cases = []
-    for f in files:
-        _read_text(f, "test file")  # readable, text, not empty
-        found = load_cases(f)
-        if not found:
-            raise UsageError(f"{f}: no test case found (neither the interpret nor the testdata format)")
-        if f in named and not any(c.checks for c in found):  # a plain program, given by mistake
-            raise UsageError(f"{f}: no check.* op or @check.* call: not a test file (to evaluate a program: "
-                             "shlo-conform eval)")
-        cases += found
+    if len(files) == 1 and read_test_file(files[0])[1]:  # the run's only file is no text at all
+        raise UsageError(read_test_file(files[0])[1])
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f"--jobs {args.jobs}: give at least 1")
     _output_folder(args.out)
     _output_file(args.junit, "--junit")
     backend = _backend(args.backend)
-    bar = Progress(len(cases), backend.name, enabled=not args.quiet)
+    bar = Progress(len(files), f"{backend.name} (files)", enabled=not args.quiet)
 
     def work(on_result):
-        for c in cases:
-            r = run_case(c, backend, timeout=args.timeout)
-            on_result(r)
-            bar.update(r.status, r.id)
+        for path, results in iter_file_results(files, backend, jobs=args.jobs, timeout=args.timeout,
+                                               out_dir=args.out):
+            for r in results:
+                on_result(r)
+            worst = next((r.status for r in results if r.status in FAILING), results[0].status)
+            bar.update(worst, os.path.basename(path), cases=len(results))
     path = os.path.join(args.out, "results.json")
     results, stopped = _run_logged(args, backend, path, work)
     return _finish(args, backend.name, f"{backend.name}: {len(results)} corpus cases from {len(files)} files",
@@ -747,6 +748,8 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("corpus", help="run test files (interpret or testdata format) on a backend")
     c.add_argument("paths", nargs="+")
     backend_options(c)
+    c.add_argument("--jobs", type=int, default=None,
+                   help="worker processes reading, running and judging files at once (default: one per core)")
     c.add_argument("--junit", help="also write the results as JUnit XML to this file")
     c.add_argument("--expect-known", action="store_true",
                    help="exit 0 when every failure is a deviation listed in judge/deviations/BACKEND.toml")
