@@ -503,6 +503,103 @@ def _repro_file(args) -> int:
     return _exit_code(results)
 
 
+def _dims(text: str | None) -> dict[str, int] | None:
+    """``--dims b=4,c=2`` (dimension variables), ``--dims 4`` (every variable) -> {name: size}, "*" for all."""
+    if text is None:
+        return None
+    dims = {}
+    for item in _listed(text) or []:
+        name, _, size = item.rpartition("=")
+        if not size.isdigit() or (name and not name.replace("_", "a").isalnum() and name != "?"):
+            raise UsageError(f"--dims {text}: expected NAME=SIZE,... or SIZE (a size for every variable), "
+                             f"not {item!r}")
+        dims[name or "*"] = int(size)
+    if not dims:
+        raise UsageError("--dims: empty list")
+    return dims
+
+
+def cmd_check(args) -> int:
+    """Programs (files or folders of .mlir) checked differentially on one backend or several
+    (``--backend a,b``: one run per backend in OUT/<backend>/): drawn inputs (or --inputs), dynamic
+    dimensions refined to --dims or drawn sizes, every output judged (conformance/check.py)."""
+    from conformance.check import DEFAULT_EXAMPLES
+    from oracle.arrays import read_arrays_file
+
+    args.examples = DEFAULT_EXAMPLES if args.examples is None else args.examples
+    if args.examples < 1:
+        raise UsageError(f"--examples {args.examples}: give at least 1")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f"--jobs {args.jobs}: give at least 1")
+    dims = _dims(args.dims)
+    programs = _check_programs(args.paths)
+    inputs = read_arrays_file(args.inputs) if args.inputs else None
+    names = _backend_names(args.backend)
+    _output_folder(args.out)
+    _output_file(args.junit, "--junit")
+    for name in names[1:]:
+        _backend(name).close()  # every backend is usable before the first run starts
+    codes, paths = [], []
+    for name in names:
+        out = args.out if len(names) == 1 else os.path.join(args.out, name.replace("/", "_").replace(" ", "_"))
+        code = _check_one(args, name, out, programs, dims, inputs)
+        codes.append(code)
+        paths.append(os.path.join(out, "results.json"))
+        if code in (130, 143):
+            break
+    if len(names) > 1:
+        _maybe_junit(args, paths)  # one test suite per backend
+    return codes[-1] if codes[-1] in (130, 143) else max(codes)
+
+
+def _check_programs(paths: list[str]) -> list:
+    """(name, file, text) per .mlir file of ``paths``, or the ``error`` case of a file that cannot be
+    read (one bad file among many is one error case; a path that does not exist is a usage error)."""
+    from conformance.check import unreadable
+
+    files = []
+    for p in paths:
+        if os.path.isdir(p):
+            found = sorted(os.path.join(dp, f) for dp, _, fs in os.walk(p) for f in fs if f.endswith(".mlir"))
+            if not found:
+                raise UsageError(f"{p}: no .mlir file in this folder")
+            files += [(os.path.relpath(f, p), f) for f in found]
+        elif os.path.exists(p):
+            files.append((p, p))
+        else:
+            raise UsageError(f"{p}: no such file or folder")
+    programs = []
+    for name, f in files:
+        try:
+            programs.append((name, f, _read_text(f, "program")))
+        except UsageError as e:
+            programs.append(unreadable(name, f, str(e)))
+    return programs
+
+
+def _check_one(args, name: str, out: str, programs: list, dims, inputs) -> int:
+    from conformance.check import check_texts
+    from conformance.run import Progress
+
+    _output_folder(out)
+    backend = _backend(name)
+    bar = Progress(len(programs) * args.examples, f"{backend.name} (input sets)", enabled=not args.quiet)
+
+    def work(on_result):
+        def each(result):
+            on_result(result)
+            bar.update(result.status, result.id)
+        check_texts(programs, backend, examples=args.examples, dims=dims, seed=args.seed, inputs=inputs,
+                    timeout=args.timeout, out_dir=out, jobs=args.jobs or os.cpu_count() or 1, on_result=each)
+    path = os.path.join(out, "results.json")
+    results, stopped = _run_logged(args, backend, path, work, seed=args.seed, examples=args.examples)
+    reproducers = os.path.join(out, "reproducers")
+    per = "1 given input set" if inputs is not None else f"up to {args.examples} input sets"
+    return _finish(args, backend.name, f"{backend.name} vs oracle: {len(results)} cases ({len(programs)} "
+                   f"programs, {per} each)", results, path, stopped,
+                   reproducers if os.path.isdir(reproducers) else None, junit=len(_backend_names(args.backend)) == 1)
+
+
 def cmd_backends(args) -> int:
     from adapters import BACKEND_NAMES, all_backend_names, get_backend
     from adapters.plugins import describe
@@ -754,6 +851,24 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--expect-known", action="store_true",
                    help="exit 0 when every failure is a deviation listed in judge/deviations/BACKEND.toml")
     c.set_defaults(fn=cmd_corpus)
+
+    ck = sub.add_parser("check", help="your own programs (files or folders of .mlir) differentially on a backend: "
+                                      "drawn or given inputs, dynamic shapes refined, every output judged")
+    ck.add_argument("paths", nargs="+", metavar="PATH")
+    backend_options(ck)
+    ck.add_argument("--inputs", help=".npz with one input set for @main (arg0, arg1, ... or names, in order)")
+    ck.add_argument("--examples", type=int, default=None,
+                    help="input sets per program (default: one of each kind: mild values, the special values, "
+                         "edge-reaching values)")
+    ck.add_argument("--dims", help="sizes of the dynamic dimensions: NAME=SIZE,... (JAX's dimension variables) "
+                                   "or SIZE for every one (default: small sizes drawn per input set)")
+    ck.add_argument("--seed", type=int, default=0)
+    ck.add_argument("--jobs", type=int, default=None,
+                    help="input sets run at once (default: one per core)")
+    ck.add_argument("--junit", help="also write the results as JUnit XML to this file")
+    ck.add_argument("--expect-known", action="store_true",
+                    help="exit 0 when every failure is a deviation listed in judge/deviations/BACKEND.toml")
+    ck.set_defaults(fn=cmd_check)
 
     rp = sub.add_parser("repro", help="replay a reproducer (folder, or testdata .mlir) on a backend")
     rp.add_argument("dir", help="a reproducer folder, or a testdata-format .mlir file")

@@ -12,6 +12,7 @@ checker's tolerance; the values here are O(1)), integers and booleans exactly.
 
     python examples/jax_programs/export.py [OUT_DIR]     # rewrites the data (and suites/data/jax_sharded/)
     python examples/jax_programs/export.py --only NAME[,NAME...]   # (re)writes only these programs
+    python examples/jax_programs/export.py --no-goldens OUT_DIR    # the plain programs, for shlo-conform check
 """
 
 from __future__ import annotations
@@ -234,8 +235,10 @@ def _check_names(text: str, outputs) -> str:
     return text.replace("@check.expect_close(", "@check.expect_almost_eq(")
 
 
-def export(out_dir: str = DEFAULT_OUT, only=None) -> list[str]:
-    """Every program, or the names in ``only`` (the others' goldens stay as they were written)."""
+def export(out_dir: str = DEFAULT_OUT, only=None, goldens: bool = True) -> list[str]:
+    """Every program, or the names in ``only`` (the others' goldens stay as they were written);
+    ``goldens=False``: each program as jax lowers it (its inputs are @main's arguments), which
+    ``shlo-conform check`` runs on drawn inputs."""
     os.makedirs(out_dir, exist_ok=True)
     written = []
     for name, (fn, inputs, what) in PROGRAMS.items():
@@ -243,6 +246,12 @@ def export(out_dir: str = DEFAULT_OUT, only=None) -> list[str]:
             continue
         jitted = jax.jit(fn)
         program = jitted.lower(*inputs).as_text()
+        if not goldens:
+            path = os.path.join(out_dir, f"{name}.mlir")
+            with open(path, "w") as f:
+                f.write(f"// {name}: {what}.\n{program}")
+            written.append(path)
+            continue
         outputs = jax.tree_util.tree_leaves(jitted(*inputs))
         expected = [np.asarray(o) for o in outputs]
         comment = (f"{name}: {what}.\nExported by examples/jax_programs/export.py with jax {jax.__version__} "
@@ -284,7 +293,8 @@ def export_sharded(out_dir: str = SHARDED_OUT) -> list[str]:
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    only = None
+    only, goldens = None, "--no-goldens" not in args
+    args = [a for a in args if a != "--no-goldens"]
     if "--only" in args:
         at = args.index("--only")
         only = set(args[at + 1].split(","))
@@ -292,7 +302,9 @@ if __name__ == "__main__":
         unknown = only - set(PROGRAMS)
         if unknown:
             sys.exit(f"export.py: no program named {', '.join(sorted(unknown))}")
-    for p in export(args[0] if args else DEFAULT_OUT, only):
+    if not goldens and not args:
+        sys.exit("export.py: --no-goldens needs an OUT_DIR (suites/data/jax_programs/ holds the goldens)")
+    for p in export(args[0] if args else DEFAULT_OUT, only, goldens):
         print(p)
     if not args and only is None:
         for p in export_sharded():
