@@ -4,7 +4,10 @@ VM interpreter), both on the ``local-sync`` HAL driver, in a worker subprocess.
 ``iree.compiler.compile_str(text, input_type="stablehlo", target_backends=[...])`` turns the
 program into a .vmfb (one ``iree-compile`` subprocess, 0.25-0.6 s; compiled modules are cached
 per program text in the worker, and on disk under ``<cache>/iree/`` keyed by the text, the
-flags and IREE's version).  Flags that matter:
+flags and IREE's version).  A run compiles its cases 32 to a module (adapters/batch.py: each
+program's @main a public function of its own, invoked alone; about a third of the compile
+CPU), except the programs IREE refuses alone or often (``NO_HAL_TYPE``, ``OFTEN_REFUSED``).
+Flags that matter:
 
 * ``--iree-input-demote-f64-to-f32=false``: otherwise f64 and complex<f64> are silently
   computed in f32;
@@ -35,12 +38,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import signal
 
 import numpy as np
 
 from .base import Rejected, main_signature, parse_mlir
-from .worker import WorkerBackend
+from .batch import LeftOut, compile_batch, first_occurrences, may_share_a_module
+from .worker import WorkerBackend, execute_each
 from .xla import Signature
 
 TARGETS = {"iree-llvm-cpu": "llvm-cpu", "iree-vmvx": "vmvx"}
@@ -51,6 +56,17 @@ _HAL_NAMED = {"bf16": "BFLOAT_16", "f16": "FLOAT_16", "f32": "FLOAT_32", "f64": 
               "complex<f32>": "COMPLEX_64", "complex<f64>": "COMPLEX_128",
               "f8E4M3FN": "FLOAT_8_E4M3_FN", "f8E4M3FNUZ": "FLOAT_8_E4M3_FNUZ", "f8E5M2": "FLOAT_8_E5M2",
               "f8E5M2FNUZ": "FLOAT_8_E5M2_FNUZ", "f8E8M0FNU": "FLOAT_8_E8M0_FNU"}
+
+
+#: Element types in a program's text that have no HAL element type (``_hal_element_type``):
+#: f4E2M1FN, the f6 types, f8E3M4, f8E4M3, f8E4M3B11FNUZ and quantized types.
+NO_HAL_TYPE = re.compile(r"f4E2M1FN|f6E\w+|f8E3M4|f8E4M3(?!FN)|!quant\.")
+#: Per target, element types in a program's text that it refuses in about half of the programs
+#: or more (default run, IREE 3.13): 2- and 4-bit integers (a tensor that is not a whole number
+#: of bytes, 'vector.maskedload' of i4), and on vmvx f16, bf16 and complex.  Each refusal inside
+#: a batch costs another compile of the rest, so these programs are compiled alone.
+OFTEN_REFUSED = {"llvm-cpu": re.compile(r"[<x]u?i[24]>"),
+                 "vmvx": re.compile(r"[<x]u?i[24]>|[<x]b?f16>|complex<")}
 
 
 def compile_flags(target: str) -> list[str]:
@@ -171,24 +187,53 @@ class IreeEngine:
         return vmfb
 
     def prepare(self, program: str) -> _Prepared:
-        rt = self.rt
         arg_types, result_types = main_signature(parse_mlir(program))
-        signature = Signature(arg_types, result_types)
         vmfb = self._compile(program)  # first: the compiler's own diagnostic is the better message
-        for where, types in (("argument", arg_types), ("result", result_types)):
-            for k, ty in enumerate(types):
-                element = _element(ty)
-                if element is None or _hal_element_type(element) is None:
-                    raise Rejected(f"IREE adapter: {where} #{k} of type {ty} cannot cross the function boundary "
-                                   f"(no HAL element type)")
+        problem = _boundary_problem(arg_types, result_types)
+        if problem:
+            raise Rejected(problem)
+        module, context = self._load(vmfb)
+        return self._entry(module, context, "main", arg_types, result_types)
+
+    def _load(self, vmfb: bytes):
+        rt = self.rt
         hal = rt.create_hal_module(self.instance, self.device)
         module = rt.VmModule.copy_buffer(self.instance, vmfb)
-        context = rt.VmContext(self.instance, [hal, module])
-        function = module.lookup_function("main")
+        return module, rt.VmContext(self.instance, [hal, module])
+
+    @staticmethod
+    def _entry(module, context, name: str, arg_types: list[str], result_types: list[str]) -> _Prepared:
+        function = module.lookup_function(name)
         if function is None:
-            raise Rejected("IREE: the compiled module has no function main")
-        return _Prepared(function=function, context=context, signature=signature, arg_types=arg_types,
-                         result_types=result_types)
+            raise Rejected(f"IREE: the compiled module has no function {name}")
+        return _Prepared(function=function, context=context, signature=Signature(arg_types, result_types),
+                         arg_types=arg_types, result_types=result_types)
+
+    # A batch (adapters/batch.py): the programs compiled as one module, each @main a public
+    # function of its own (@c<k>_main), invoked on its own as execute() invokes @main.
+
+    def prepare_batch(self, programs: list[str]) -> tuple:
+        """The programs compiled as one .vmfb (cached on disk like one program's).  Left out
+        and run alone: a program that does not parse, whose arguments or results cannot cross
+        the function boundary, or that the compiler's diagnostics name."""
+        same_as = first_occurrences(programs)
+        texts = {k: programs[k] for k in sorted(set(same_as))}
+        left_out = {}
+        for k, text in texts.items():
+            try:
+                if _boundary_problem(*main_signature(parse_mlir(text))):
+                    left_out[k] = LeftOut("alone")
+            except Rejected:
+                left_out[k] = LeftOut("alone")
+        batch = compile_batch(texts, self._compile, one_main=False, left_out=left_out)
+        handles = {}
+        if batch.compiled is not None:
+            module, context = self._load(batch.compiled)
+            handles = {k: self._entry(module, context, name, *types) for k, (name, types) in batch.entries.items()}
+        return handles, batch.left_out, same_as
+
+    def execute_batch(self, prepared: tuple, input_sets: list[list[np.ndarray]]) -> list[tuple]:
+        return execute_each(self, *prepared, input_sets)
 
     def _buffer_view(self, x: np.ndarray, element):
         rt = self.rt
@@ -234,6 +279,17 @@ class IreeEngine:
         return outputs
 
 
+def _boundary_problem(arg_types: list[str], result_types: list[str]) -> str | None:
+    """Why @main's arguments or results cannot cross the function boundary (None: they can)."""
+    for where, types in (("argument", arg_types), ("result", result_types)):
+        for k, ty in enumerate(types):
+            element = _element(ty)
+            if element is None or _hal_element_type(element) is None:
+                return (f"IREE adapter: {where} #{k} of type {ty} cannot cross the function boundary "
+                        f"(no HAL element type)")
+    return None
+
+
 def _element(type_text: str):
     from oracle.types import TensorType, parse_type
 
@@ -250,6 +306,7 @@ class IreeBackend(WorkerBackend):
     """``iree-llvm-cpu`` / ``iree-vmvx`` (one class; the target comes from the name)."""
 
     flushes_subnormals = True  # both targets flush f32 subnormals (observed; see the module docstring)
+    batch_size = 32  # programs per .vmfb: a third of the compile CPU of 32 compiles (adapters/batch.py)
 
     def __init__(self, name: str = "iree-llvm-cpu", env: dict[str, str] | None = None):
         if name not in TARGETS:
@@ -257,6 +314,13 @@ class IreeBackend(WorkerBackend):
         self.name = name
         self.worker_name = f"adapters.iree:IreeEngine:{TARGETS[name]}"
         super().__init__(env)
+
+    def batchable(self, program: str) -> bool:
+        """Programs that can share a module (adapters.batch.may_share_a_module), but none whose
+        element types cannot cross the function boundary (``NO_HAL_TYPE``: refused alone) or
+        that the target often refuses (``OFTEN_REFUSED``)."""
+        return (may_share_a_module(program) and not NO_HAL_TYPE.search(program)
+                and not OFTEN_REFUSED[TARGETS[self.name]].search(program))
 
     def available(self) -> tuple[bool, str]:
         try:

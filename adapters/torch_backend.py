@@ -13,9 +13,12 @@ is ``rejected`` too; any other exception is ``error``.
 Inductor: the lowered function is traced to an FX graph (``make_fx`` on fake tensors: our IR
 walk stays in Python) and that graph goes to ``torch.compile(graph, backend="inductor",
 fullgraph=True, dynamic=False)``, once per program text
-(compiled on the first input set, ~1 s each after a ~25 s first compile in a fresh worker;
-the worker caches prepared programs per text, inductor's own cache lives under
-``<cache>/torchinductor``).  ``fullgraph=True``: a program dynamo cannot capture whole is
+(compiled on the first input set, ~1.5 s of CPU each; the worker caches prepared programs per
+text, inductor's own cache lives under ``<cache>/torchinductor``).  A run compiles its cases 32
+to a graph (``TorchEngine.prepare_batch``: the programs' graphs called one after the other,
+traced into one; a compile costs about the same whatever the graph's size), except those in
+``INDUCTOR_ALONE``.  Inductor's first compile in a process costs ~25 s more: the worker pays
+it once before it forks its servers (``preload_inductor``), so a crash costs a fork.  ``fullgraph=True``: a program dynamo cannot capture whole is
 refused (``rejected``) instead of silently running parts of it eagerly.  Dynamo's caches are
 reset for each new program, so its recompile limit never turns a program back into eager code.
 
@@ -28,10 +31,12 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 
 import numpy as np
 
 from .base import Rejected
+from .batch import LeftOut, first_occurrences, in_rounds, may_share_a_module
 from .worker import WorkerBackend
 
 MODES = {"torch-eager": "eager", "torch-inductor": "inductor"}
@@ -39,6 +44,15 @@ MODES = {"torch-eager": "eager", "torch-inductor": "inductor"}
 # Messages of torch errors that mean "this op does not take this dtype" (a refusal, not a fault).
 _REFUSALS = ("not implemented for", "not supported for", "does not support", "Unsupported dtype",
              "unsupported dtype", "is not supported", "not supported on")
+
+
+#: Programs inductor compiles alone (by their text): the float8 types and ui16 / ui32 / ui64,
+#: which it refuses in about half of the programs ("Promotion for Float8 Types is not
+#: supported", C++ compile errors; each refusal in a batch costs the batch more compiles), and
+#: integer divide / remainder, whose division by zero kills the process (SIGFPE, a listed
+#: deviation: the whole batch would run again case by case).
+INDUCTOR_ALONE = (re.compile(r"f8E"), re.compile(r"[<x]ui(16|32|64)>"),
+                  re.compile(r"stablehlo\.(divide|remainder)\b.*[<x]u?i\d+>"))
 
 
 def torch_version() -> str:
@@ -71,6 +85,14 @@ class TorchEngine:
         return f"PyTorch {self.torch.__version__}, {self.mode}" + (" (CPU)" if self.mode == "inductor" else "")
 
     def prepare(self, program: str) -> _Prepared:
+        prep = self._lowered(program)
+        if self.mode == "inductor":
+            prep.function = self._compiled(self._traced(prep))
+        return prep
+
+    def _lowered(self, program: str) -> _Prepared:
+        """The program read and lowered onto torch (Rejected when something has no lowering),
+        its result shapes and dtypes checked on meta tensors."""
         from oracle.errors import OracleError
         from oracle.mlir_text import parse_module
         from oracle.types import TensorType
@@ -97,21 +119,93 @@ class TorchEngine:
                 if not isinstance(t, TensorType) or tuple(r.shape) != tuple(t.shape) or r.dtype != torch_dtype(t):
                     raise RuntimeError(f"torch adapter bug: result #{k} lowers to {r.dtype}{list(r.shape)}, "
                                        f"@main returns {t}")
-        if self.mode == "inductor":
-            # The lowering walks our IR in Python, which dynamo would trace too: record the torch
-            # ops it calls as an FX graph first (make_fx runs it on fake tensors), compile that.
-            from torch.fx.experimental.proxy_tensor import make_fx
-            try:
-                graph = make_fx(function, tracing_mode="fake")(
-                    *[torch.zeros(t.shape, dtype=torch_dtype(t)) for t in arg_types])
-            except Exception as e:
-                self._classify(e)
-                raise Rejected(f"torch adapter: the program could not be traced to an FX graph: "
-                               f"{type(e).__name__}: {e}") from None
-            torch._dynamo.reset()  # a fresh cache per program: never the recompile limit's eager fallback
-            function = torch.compile(graph, backend="inductor", fullgraph=True, dynamic=False)
         return _Prepared(function=function, arg_types=arg_types, result_types=result_types,
                          signature=Signature([str(t) for t in arg_types], [str(t) for t in result_types]))
+
+    def _traced(self, prep: _Prepared):
+        """The lowered function as an FX graph.  The lowering walks our IR in Python, which
+        dynamo would trace too: record the torch ops it calls first (make_fx runs it on fake
+        tensors), compile that."""
+        from torch.fx.experimental.proxy_tensor import make_fx
+
+        from .torch_lowering import torch_dtype
+        try:
+            return make_fx(prep.function, tracing_mode="fake")(
+                *[self.torch.zeros(t.shape, dtype=torch_dtype(t)) for t in prep.arg_types])
+        except Exception as e:
+            self._classify(e)
+            raise Rejected(f"torch adapter: the program could not be traced to an FX graph: "
+                           f"{type(e).__name__}: {e}") from None
+
+    def _compiled(self, graph):
+        """``graph`` under torch.compile (inductor compiles it on the first call)."""
+        self.torch._dynamo.reset()  # a fresh cache per program: never the recompile limit's eager fallback
+        return self.torch.compile(graph, backend="inductor", fullgraph=True, dynamic=False)
+
+    # A batch (adapters/batch.py), inductor only: the programs' FX graphs called one after the
+    # other by one function, traced again into ONE graph and compiled once (a compile costs
+    # ~1.5 s of CPU whatever the graph's size; the calls share no value).
+
+    def prepare_batch(self, programs: list[str]) -> tuple:
+        """One compiled graph for the programs (a program that comes back with another input
+        set is in it once); a program that cannot be lowered or traced alone is left out and
+        run alone, where it gets its own message.  The compile happens on the first call
+        (execute_batch); a failure there fails the batch, which is then split."""
+        if self.mode != "inductor":
+            raise Rejected("torch eager compiles nothing; it has no batches")
+        from torch.fx.experimental.proxy_tensor import make_fx
+
+        from .torch_lowering import torch_dtype
+
+        same_as = first_occurrences(programs)
+        preps, graphs, left_out = {}, {}, {}
+        for k in sorted(set(same_as)):
+            try:
+                preps[k] = self._lowered(programs[k])
+                graphs[k] = self._traced(preps[k])
+            except Rejected as e:  # what prepare() says of it alone
+                left_out[k] = LeftOut("rejected", str(e))
+            except Exception:
+                left_out[k] = LeftOut("alone")
+            if k in left_out:
+                preps.pop(k, None)
+
+        def every_program(*tensors):
+            outputs, start = [], 0
+            for k, graph in graphs.items():
+                count = len(preps[k].arg_types)
+                outputs += list(graph(*tensors[start:start + count]))
+                start += count
+            return outputs
+
+        arguments = [self.torch.zeros(t.shape, dtype=torch_dtype(t)) for prep in preps.values() for t in prep.arg_types]
+        function = self._compiled(make_fx(every_program, tracing_mode="fake")(*arguments)) if graphs else None
+        return function, preps, left_out, same_as
+
+    def execute_batch(self, prepared: tuple, input_sets: list[list[np.ndarray]]) -> list[tuple]:
+        """One (status, message, outputs) per program, as execute() would give for it alone
+        ("alone": run it on its own).  Raises when the compiled graph fails as a whole."""
+        from .torch_lowering import element_of, to_numpy, to_torch
+
+        function, preps, left_out, same_as = prepared
+        for k, f in enumerate(same_as):
+            if f in preps:
+                preps[f].signature.check_inputs(input_sets[k])
+
+        def run_once(chosen):
+            tensors = [to_torch(x, element_of(t)) for k, prep in zip(chosen, preps.values())
+                       for x, t in zip(input_sets[k], prep.arg_types)]
+            outputs, answers, start = function(*tensors), [], 0
+            for prep in preps.values():
+                mine, start = outputs[start:start + len(prep.result_types)], start + len(prep.result_types)
+                try:
+                    answers.append(("ok", "", [to_numpy(o, element_of(t)) for o, t in zip(mine, prep.result_types)]))
+                except Exception as e:  # the message execute() gives through the worker
+                    answers.append(("error", f"{type(e).__name__}: {e}", []))
+            return answers
+
+        answers = in_rounds(same_as, list(preps), run_once)
+        return [left_out[f].answer() if f in left_out else a for f, a in zip(same_as, answers)]
 
     @staticmethod
     def _meta_run(function, metas):
@@ -153,6 +247,33 @@ class TorchEngine:
             raise Rejected(f"torch {self.mode}: {first}") from None
 
 
+def preload_eager() -> None:
+    """What a torch worker does once before it forks its servers (adapters/worker.py): import
+    torch (seconds of CPU), so that a server forked after a crash (inductor's SIGFPE on an
+    integer division by zero) starts at once.  Nothing here leaves a thread running."""
+    import torch
+
+    torch.set_num_threads(1)
+
+
+_WARM_UP = "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.exponential %a : tensor<4xf32>\n" \
+           "  return %0 : tensor<4xf32>\n}\n"
+
+
+def preload_inductor() -> None:
+    """preload_eager, and one tiny program compiled and run: inductor's first compile in a
+    process costs ~25 s more than the next (imports, the C++ compiler and the CPU's vector
+    extensions probed), which each forked server would otherwise pay again, and which would
+    count against the deadline of the first case or batch (with TORCHINDUCTOR_COMPILE_THREADS=1
+    it leaves no thread or process behind)."""
+    preload_eager()
+    engine = TorchEngine("inductor")
+    try:
+        engine.execute(engine.prepare(_WARM_UP), [np.ones(4, np.float32)])
+    except Exception:  # (no C++ compiler, say): each program then meets the failure itself, as before
+        pass
+
+
 def _tail(text: str, lines: int = 12) -> str:
     parts = [ln for ln in text.strip().splitlines() if ln.strip()]
     return "\n".join(parts[:3] + (["..."] if len(parts) > lines else []) + parts[3:][-(lines - 3):])
@@ -174,7 +295,15 @@ class TorchBackend(WorkerBackend):
         if root is not None:
             merged["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(root, "torchinductor")
         merged.update(env or {})
+        self.startup_timeout = 300.0 if MODES[name] == "inductor" else self.startup_timeout  # (its warm-up)
         super().__init__(merged)
+        # inductor: 32 programs per compiled graph (adapters/batch.py); eager compiles nothing
+        self.batch_size = 32 if MODES[name] == "inductor" else 0
+
+    def batchable(self, program: str) -> bool:
+        """Programs that can share a compiled graph (adapters.batch.may_share_a_module), but
+        none that inductor often refuses or is known to crash on (``INDUCTOR_ALONE``)."""
+        return may_share_a_module(program) and not any(p.search(program) for p in INDUCTOR_ALONE)
 
     def available(self) -> tuple[bool, str]:
         if importlib.util.find_spec("torch") is None:  # no need to start a worker to say so

@@ -134,8 +134,11 @@ def _watch_parent():
 #: Engines whose worker sets up once ("module:function": imports, nothing that starts a
 #: thread) and then forks a fresh server from, again after each crash: importing jax and
 #: scipy's LAPACK costs ~2 s of CPU, a fork ~0.1 s, and XLA aborts the process on some
-#: programs (a full run meets ~150 such crashes).
-_FORK_PRELOAD = {"xla": "adapters.xla:preload_worker", "xla-folded": "adapters.xla:preload_worker"}
+#: programs (a full run meets ~150 such crashes); importing torch costs seconds and inductor's
+#: first compile ~25 s more, and inductor's integer division by zero kills the process.
+_FORK_PRELOAD = {"xla": "adapters.xla:preload_worker", "xla-folded": "adapters.xla:preload_worker",
+                 "adapters.torch_backend:TorchEngine:eager": "adapters.torch_backend:preload_eager",
+                 "adapters.torch_backend:TorchEngine:inductor": "adapters.torch_backend:preload_inductor"}
 
 
 def _preload_and_fork(name: str, chan: "_Channel") -> bool:
@@ -221,15 +224,28 @@ def worker_main(name: str) -> int:
         handle = entry[1]
         for inputs in split_arrays(arrays, header["counts"]):
             t0 = time.perf_counter()
-            try:
-                outputs = engine.execute(handle, inputs)
-                status, message = "ok", ""
-            except Rejected as e:
-                outputs, status, message = [], "rejected", str(e)
-            except Exception as e:
-                outputs, status, message = [], "error", f"{type(e).__name__}: {e}"
+            status, message, outputs = execute_answer(engine, handle, inputs)
             chan.send({"kind": "result", "status": status, "message": message,
                        "seconds": time.perf_counter() - t0}, outputs)
+
+
+def execute_answer(engine, handle, inputs) -> tuple[str, str, list]:
+    """(status, message, outputs) of ``engine.execute(handle, inputs)``: what a worker answers
+    for one input set (Rejected: "rejected"; any other exception: "error")."""
+    try:
+        return "ok", "", engine.execute(handle, inputs)
+    except Rejected as e:
+        return "rejected", str(e), []
+    except Exception as e:
+        return "error", f"{type(e).__name__}: {e}", []
+
+
+def execute_each(engine, handles: dict, left_out: dict, same_as: list[int], input_sets) -> list[tuple]:
+    """The answers of a batch compiled as one module whose programs run one at a time: case k
+    runs program ``same_as[k]``'s handle on its input set (``execute_answer``), or answers as
+    that program was left out of the module (adapters.batch.LeftOut)."""
+    return [left_out[f].answer() if f in left_out else execute_answer(engine, handles[f], inputs)
+            for f, inputs in zip(same_as, input_sets)]
 
 
 def _serve_batch(chan, engine, header: dict, arrays) -> None:
@@ -650,6 +666,12 @@ class WorkerClient:
         return results
 
 
+#: A batch's deadline, in the per-case timeouts: it compiles many programs (32 one-op programs take
+#: IREE or inductor 5-20 s of CPU, more on a busy machine); a batch that misses it only runs again
+#: case by case, each case under its own timeout.
+BATCH_DEADLINE_CASES = 3
+
+
 class WorkerBackend:
     """A Backend whose work happens in WorkerClients (subclasses set name etc.).
 
@@ -663,12 +685,13 @@ class WorkerBackend:
     flushes_subnormals = False
     worker_env: dict[str, str] = {}
     batch_size = 0  # programs per compiled module; 0: one compile per program
+    startup_timeout = 120.0  # seconds a worker may take to say it is ready
 
     def __init__(self, env: dict[str, str] | None = None):
         merged = dict(self.worker_env)
         merged.update(env or {})
         self._env = merged
-        self.client = WorkerClient(self.worker_name, env=merged)
+        self.client = WorkerClient(self.worker_name, env=merged, startup_timeout=self.startup_timeout)
         self._clients = [self.client]
         self._idle: "queue.SimpleQueue[WorkerClient]" = queue.SimpleQueue()
         self._idle.put(self.client)
@@ -679,7 +702,7 @@ class WorkerBackend:
     def set_jobs(self, jobs: int) -> None:
         """Allow ``jobs`` concurrent callers (threads), one worker process each."""
         while len(self._clients) < jobs:
-            client = WorkerClient(self.worker_name, env=self._env)
+            client = WorkerClient(self.worker_name, env=self._env, startup_timeout=self.startup_timeout)
             self._clients.append(client)
             self._idle.put(client)
 
@@ -744,9 +767,9 @@ class WorkerBackend:
         if len(indices) == 1:
             results[indices[0]] = self._single(programs[indices[0]], input_sets[indices[0]], timeout)
             return
-        with self._client() as client:
+        with self._client() as client:  # (a batch may take as long as a few cases alone)
             got, failure = client.run_batch([programs[i] for i in indices], [input_sets[i] for i in indices],
-                                            timeout)
+                                            timeout * BATCH_DEADLINE_CASES)
         self._count("batches")
         if got is not None:
             for i, r in zip(indices, got):  # "alone": the engine left it out of the module

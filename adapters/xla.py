@@ -28,6 +28,7 @@ from oracle.literals import format_dense
 
 from .base import (Rejected, call_text, expected_dtype, grid_of, main_signature, mlir_context, parse_mlir,
                    run_grid_flat, run_stablehlo_passes, wrap_main)
+from .batch import LeftOut, compile_batch, first_occurrences, in_rounds, may_share_a_module
 from .worker import WorkerBackend
 
 # Element types XLA CPU refuses (see module docstring); used by supports().
@@ -265,77 +266,49 @@ class XlaEngine:
         the compiler's message about the combined module points at, is left out as "alone"
         (run on its own, where the compiler has its say).  Raises Rejected when the batch
         fails otherwise."""
-        from .batch import combine_mains, program_at_line
-
         if self.folded:
             raise Rejected("xla-folded compiles once per input set; it has no batches")
-        first: dict[str, int] = {}
-        same_as = [first.setdefault(p, k) for k, p in enumerate(programs)]  # index of its first occurrence
+        same_as = first_occurrences(programs)
         left_out, lowered = {}, {}
-        for k in sorted(first.values()):
+        for k in sorted(set(same_as)):
             try:  # refused here, a program alone is refused with the same message (prepare)
                 lowered[k] = lower_quantized(programs[k])
             except Rejected as e:
-                left_out[k] = ("rejected", str(e))
-                continue
+                left_out[k] = LeftOut("rejected", str(e))
             except Exception as e:
-                left_out[k] = ("rejected", f"{type(e).__name__}: {e}")
-                continue
-            try:
-                parse_mlir(lowered[k])
-            except Rejected:
-                left_out[k] = ("alone", "")
-        executable, signatures = None, []
-        for attempt in range(5):  # a few programs the compiler names are left out, then the batch fails
-            kept = [k for k in sorted(first.values()) if k not in left_out]
-            if not kept:
-                break
-            text, types, first_lines = combine_mains([lowered[k] for k in kept])
-            try:
-                executable, signatures = self._compile(text), [Signature(*t) for t in types]
-                break
-            except Rejected as e:
-                culprit = program_at_line(str(e), first_lines)
-                if culprit is None or attempt == 4:
-                    raise
-                left_out[kept[culprit]] = ("alone", "")
-        return executable, dict(zip(kept, signatures)), left_out, same_as
+                left_out[k] = LeftOut("rejected", f"{type(e).__name__}: {e}")
+        batch = compile_batch({k: lowered.get(k, programs[k]) for k in sorted(set(same_as))}, self._compile,
+                              left_out=left_out)
+        return batch, same_as
 
-    def execute_batch(self, batch: tuple, input_sets: list[list[np.ndarray]]) -> list[tuple]:
+    def execute_batch(self, prepared: tuple, input_sets: list[list[np.ndarray]]) -> list[tuple]:
         """One (status, message, outputs) per program, as execute() would give for it alone
         ("alone": run it on its own).  Raises when the batch as a whole cannot run."""
-        executable, signatures, left_out, same_as = batch
-        occurrences: dict[int, list[int]] = {k: [] for k in signatures}
-        for k, f in enumerate(same_as):
-            if f in occurrences:
-                occurrences[f].append(k)
+        batch, same_as = prepared
+        signatures = {k: Signature(*types) for k, (_, types) in batch.entries.items()}
         for k, f in enumerate(same_as):
             if f in signatures:
                 signatures[f].check_inputs(input_sets[k])
-        answers: list = [None] * len(input_sets)
-        for k, f in enumerate(same_as):
-            if f in left_out:
-                answers[k] = (*left_out[f], [])
-        rounds = max((len(ks) for ks in occurrences.values()), default=0)
-        for r in range(rounds):  # a program with fewer input sets runs its first again, unread
-            chosen = [ks[r] if r < len(ks) else ks[0] for ks in occurrences.values()]
+
+        def run_once(chosen):
             try:
                 buffers = [self.jax.device_put(x, self.device) for k in chosen for x in input_sets[k]]
             except Exception as e:
                 raise Rejected(f"cannot transfer inputs to {self.platform}: {type(e).__name__}: {e}") from None
-            outputs = [np.asarray(x) for x in executable.execute(buffers)]
-            start = 0
-            for (f, ks), k in zip(occurrences.items(), chosen):
-                count = len(signatures[f].result_types)
+            outputs = [np.asarray(x) for x in batch.compiled.execute(buffers)]
+            answers, start = [], 0
+            for signature in signatures.values():
+                count = len(signature.result_types)
                 mine, start = outputs[start:start + count], start + count
-                if r >= len(ks):
-                    continue
                 try:
-                    signatures[f].check_outputs(mine)
-                    answers[k] = ("ok", "", mine)
+                    signature.check_outputs(mine)
+                    answers.append(("ok", "", mine))
                 except RuntimeError as e:  # the message execute() gives through the worker
-                    answers[k] = ("error", f"{type(e).__name__}: {e}", [])
-        return answers
+                    answers.append(("error", f"{type(e).__name__}: {e}", []))
+            return answers
+
+        answers = in_rounds(same_as, list(signatures), run_once)
+        return [batch.left_out[f].answer() if f in batch.left_out else a for f, a in zip(same_as, answers)]
 
     def execute(self, prep: _Prepared, inputs: list[np.ndarray]) -> list[np.ndarray]:
         if prep.grid != (1, 1):
@@ -387,20 +360,12 @@ class XlaBackend(WorkerBackend):
     batch_size = 32  # 32 one-op cases per compile: about half the compile time of 32 compiles
 
     def batchable(self, program: str) -> bool:
-        """Programs that can share a module: no process grid, no side effect or token (their
-        order and pairing would be shared), no custom call, no rng (XLA's rng state would be
-        shared), no element type XLA refuses (those compile-fail or abort; alone they tell how)."""
-        return not (any(word in program for word in _UNBATCHABLE)
-                    or any(name in program for name in XLA_CPU_UNSUPPORTED)
-                    or _DYNAMIC.search(program) or aborts_xla(program))
+        """Programs that can share a module (adapters.batch.may_share_a_module), but no element
+        type XLA refuses (those compile-fail or abort; alone they tell how) and none XLA's
+        compiler is known to abort on (aborts_xla)."""
+        return (may_share_a_module(program) and not any(name in program for name in XLA_CPU_UNSUPPORTED)
+                and not aborts_xla(program))
 
-
-#: Words in a program's text that keep it out of a batch (XlaBackend.batchable).
-_UNBATCHABLE = ("mhlo.num_", "token", "custom_call", "stablehlo.rng", "infeed", "outfeed", "stablehlo.send",
-                "stablehlo.recv", "partition_id", "replica_id", "all_", "collective", "reduce_scatter")
-#: Dynamic shapes and the dynamic ops XLA cannot translate alone either (dynamic_slice and
-#: dynamic_update_slice have static shapes and batch well): they would only fail their batch.
-_DYNAMIC = re.compile(r"[<x]\?|dynamic_(?!slice|update_slice)")
 
 #: Element types of 2 and of 2 or 4 bits in a program's text (tensor<3x5xi2>, tensor<ui4>,
 #: !quant.uniform<i2:f32, ...>).

@@ -173,11 +173,17 @@ def test_run_differential_batched_keeps_every_case_in_order(xla, tmp_path):
         [(r.id, r.status, r.message) for r in results]
 
 
-def test_compiler_messages_name_the_program_by_line():
-    from adapters.batch import program_at_line
+def test_compiler_messages_name_the_program_by_line_or_symbol():
+    from adapters.batch import programs_named
 
     first_lines = [2, 20, 50]  # the programs' functions start on these lines of the module
-    assert program_at_line("UNKNOWN: -:55:3: error: Last dimension of input shape=32", first_lines) == 2
-    assert program_at_line('%m = s16[] multiply(...), metadata={source_file="-" source_line=21}', first_lines) == 1
-    assert program_at_line('error: loc("-":3:10): failed to legalize', first_lines) == 0
-    assert program_at_line("failed to legalize operation 'arith.addf'", first_lines) is None
+    assert programs_named("UNKNOWN: -:55:3: error: Last dimension of input shape=32", first_lines) == {2}
+    assert programs_named('%m = s16[] multiply(...), metadata={source_file="-" source_line=21}', first_lines) == {1}
+    assert programs_named('error: loc("-":3:10): failed to legalize', first_lines) == {0}
+    assert programs_named("failed to legalize operation 'arith.addf'", first_lines) == set()
+    # IREE: every diagnostic of the failing pass, and a linker error naming a dispatch of @c1_main
+    assert programs_named("<stdin>:3:10: error: 'stream.tensor.sizeof' op failed\n"
+                          "<stdin>:52:3: error: 'hal.element_type' op unsupported element type", first_lines) == {0, 2}
+    assert programs_named("iree-lld: error: undefined symbol: cos\n>>> referenced by -:2\n>>> "
+                          "/tmp/main_dispatch_0-98fcdc.o:(c1_main_dispatch_0_elementwise_441_complex_f64_)",
+                          first_lines) == {1}
