@@ -3,7 +3,8 @@
 finished ones, in order.
 
 A batch is one ``adapters.base.run_batch`` call: ``backend.batch_size`` cases, which a backend
-that can (adapters/xla.py) compiles as one module and others run one by one.  The backend
+that can (xla, iree-llvm-cpu, iree-vmvx, torch-inductor: adapters/batch.py) compiles as one
+module and others run one by one.  The backend
 isolates any case whose batch fails, so each RunResult is what ``backend.run`` gives for
 that case alone; the judge (conformance/run.check_case) gets it as a precomputed run.
 """
