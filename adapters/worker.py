@@ -14,9 +14,10 @@ one or more input sets, and reads one answer per set, each under its own deadlin
   rest continue on a fresh worker.
 * The worker's stderr goes to a temporary file, never to the terminal.
 * Programs are compiled once per text and cached inside the worker.
-* XLA workers import jax once and serve from a forked child (``_preload_and_fork``): when
-  the child dies the worker says ``{"kind": "died", "status"}`` and forks the next one, so a
-  crash costs a fork instead of a fresh import (SHLO_WORKER_FORK=0 turns this off).
+* XLA and torch workers import jax / torch once (inductor's also compiles a first program)
+  and serve from a forked child (``_preload_and_fork``): when the child dies the worker says
+  ``{"kind": "died", "status"}`` and forks the next one, so a crash costs a fork instead of a
+  fresh import (SHLO_WORKER_FORK=0 turns this off).
 * ``WorkerBackend.set_jobs(n)``: up to n threads use the backend at once, one worker each;
   ``WorkerBackend.run_batch``: many programs compiled as one module (adapters/batch.py),
   a failed batch isolated case by case.
