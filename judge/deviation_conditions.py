@@ -710,3 +710,169 @@ CONDITIONS.update({
     "reduce_precision_narrows_8_bit_float": reduce_precision_narrows_8_bit_float,
     "quantized_value_beyond_expressed_range": quantized_value_beyond_expressed_range,
 })
+
+
+# --- conditions of the default runs' triage (issue 25: IREE, torch, the reference interpreter) --
+
+def _integer_operands(op: ir.Op, operands: Sequence, kind: str) -> list:
+    """(element type, values) of the operands whose (storage) type is an integer of ``kind``
+    ("sint" / "uint")."""
+    out = []
+    for value, x in zip(op.operands, operands):
+        et = _storage(_element_type(value))
+        if getattr(et, "kind", None) == kind and isinstance(x, np.ndarray):
+            out.append((et, x))
+    return out
+
+
+def negative_sub_byte_operand(op: ir.Op, operands: Sequence) -> bool:
+    """Some operand of a signed integer type narrower than 8 bits (i2, i4) holds a negative
+    element (a backend widening it by zero extension reads -1 : i2 as 3)."""
+    return any(et.bits < 8 and bool(np.any(x.astype(np.int64) < 0))
+               for et, x in _integer_operands(op, operands, "sint"))
+
+
+def narrow_integer_top_bit(op: ir.Op, operands: Sequence) -> bool:
+    """Some integer operand narrower than 32 bits, or than the op's widest result type, holds an
+    element with its top bit set (negative, or ui8 >= 128): widening it by sign extension, to
+    32-bit registers or to the result type, makes it negative (a ui8 200 becomes -56)."""
+    widest = max((getattr(_storage(_element_type(r)), "bits", 0) for r in op.results), default=0)
+    for et, x in _integer_operands(op, operands, "sint") + _integer_operands(op, operands, "uint"):
+        if et.bits < max(32, widest) and x.size:
+            bits = x.astype(np.int64).astype(np.uint64) if et.is_signed else x.astype(np.uint64)
+            if np.any((bits >> np.uint64(et.bits - 1)) & np.uint64(1)):
+                return True
+    return False
+
+
+def clamp_min_above_max(op: ir.Op, operands: Sequence) -> bool:
+    """A real clamp with some min element above its max element (spec clamp: the result is
+    max there, minimum(maximum(operand, min), max))."""
+    if op.mnemonic != "clamp" or len(operands) < 3:
+        return False
+    et = _storage(_element_type(op.operands[0]))
+    if getattr(et, "is_complex", False):
+        return False
+    wide = np.uint64 if getattr(et, "is_unsigned", False) else (np.int64 if getattr(et, "is_integer", False)
+                                                                 else np.float64)
+    with np.errstate(invalid="ignore"):
+        low, high = (np.asarray(operands[k]).astype(wide) for k in (0, 2))
+        return bool(np.any(low > high))
+
+
+def negative_narrow_start_index(op: ir.Op, operands: Sequence) -> bool:
+    """A negative start index of a signed type narrower than 32 bits (i8, i16: zero extension
+    reads -3 : i8 as 253, clamped to the far edge instead of to 0)."""
+    if op.name not in _START_INDEX_OPERANDS:
+        return False
+    first, end = _START_INDEX_OPERANDS[op.name]
+    for value, index in zip(op.operands[first:end], operands[first:end]):
+        et = _element_type(value)
+        if getattr(et, "kind", None) == "sint" and et.bits < 32 and bool(np.any(np.asarray(index).astype(np.int64) < 0)):
+            return True
+    return False
+
+
+def polygamma_order_3_mod_4(op: ir.Op, operands: Sequence) -> bool:
+    """chlo.polygamma with some order n = 3 mod 4 (3, 7, 11, ...)."""
+    if op.name != "chlo.polygamma":
+        return False
+    with np.errstate(invalid="ignore"):
+        return bool(np.any(np.mod(np.asarray(operands[0]).astype(np.float64), 4) == 3))
+
+
+def infinite_zeta_operand(op: ir.Op, operands: Sequence) -> bool:
+    """chlo.zeta or chlo.polygamma with some operand element +inf: zeta(+inf, q) sums terms
+    (q + n)^-inf, each 0 or +inf (IEEE pow); polygamma(n, +inf) is +-n! zeta(n + 1, +inf) = 0."""
+    if op.name not in ("chlo.zeta", "chlo.polygamma"):
+        return False
+    with np.errstate(invalid="ignore"):
+        return any(bool(np.any(np.asarray(x).astype(np.float64) == np.inf)) for x in operands[:2])
+
+
+def gather_start_index_clamped(op: ir.Op, operands: Sequence) -> bool:
+    """A gather start index outside [0, dim(operand) - slice size] on its start_index_map
+    dimension (spec gather: full_start_index is clamped into it)."""
+    if op.name not in ("stablehlo.gather", "stablehlo.dynamic_gather"):
+        return False
+    operand, indices = np.asarray(operands[0]), np.asarray(operands[1]).astype(np.int64)
+    dn = op.attr("dimension_numbers", {}) or {}
+    sizes = op.attr("slice_sizes", None)
+    sizes = list(sizes) if sizes is not None else np.asarray(operands[2]).tolist()
+    ivd = int(dn.get("index_vector_dim", 0))
+    starts = np.moveaxis(indices, ivd, -1) if ivd < indices.ndim else indices[..., None]
+    for k, d in enumerate(dn.get("start_index_map", ())):
+        column = starts[..., k]
+        if np.any(column < 0) or np.any(column > operand.shape[d] - int(sizes[d])):
+            return True
+    return False
+
+
+def fmod_at_least_half_divisor(op: ir.Op, operands: Sequence) -> bool:
+    """A float remainder where |fmod(lhs, rhs)| >= |rhs| / 2, nonzero: the quotient's fraction is
+    at least one half, so IEEE remainder (the quotient rounded to nearest) differs from the spec's
+    (rounded toward zero)."""
+    if op.mnemonic != "remainder" or len(_floats(operands)) != 2:
+        return False
+    with np.errstate(all="ignore"):
+        a, b = (np.asarray(x).astype(np.float64) for x in operands[:2])
+        r = np.fmod(a, b)
+        return bool(np.any((r != 0) & (np.abs(r) >= np.abs(b) / 2)))
+
+
+def signed_zero_pair(op: ir.Op, operands: Sequence) -> bool:
+    """A binary float op with an element where one operand is +0 and the other -0."""
+    floats = _floats(operands)
+    if len(floats) != 2:
+        return False
+    with np.errstate(invalid="ignore"):
+        a, b = np.broadcast_arrays(*(np.asarray(x).astype(np.float64) for x in floats))
+    return bool(np.any((a == 0) & (b == 0) & (np.signbit(a) != np.signbit(b))))
+
+
+def zero_or_subnormal_pair(op: ir.Op, operands: Sequence) -> bool:
+    """A binary float op with an element where both operands are zeros or subnormals (equal when
+    subnormals are read as zero)."""
+    floats = _floats(operands)
+    if len(floats) != 2:
+        return False
+    a, b = np.broadcast_arrays(*((x == 0) | is_subnormal(x) for x in floats))
+    return bool(np.any(a & b))
+
+
+def top_k_equal_elements(op: ir.Op, operands: Sequence) -> bool:
+    """chlo.top_k with two equal elements in one row of its last dimension (the CHLO doc puts
+    the lower index first)."""
+    if op.name != "chlo.top_k" or not operands or np.ndim(operands[0]) == 0:
+        return False
+    rows = np.sort(np.asarray(operands[0]), axis=-1)
+    return bool(np.any(rows[..., 1:] == rows[..., :-1]))
+
+
+def totalorder_comparator(op: ir.Op, operands: Sequence) -> bool:
+    """A sort whose comparator compares with compare_type TOTALORDER."""
+    return op.name == "stablehlo.sort" and any(
+        inner.name == "stablehlo.compare" and "TOTALORDER" in str(inner.attr("compare_type", ""))
+        for region in op.regions for inner in region.ops)
+
+
+def negative_half_operand(op: ir.Op, operands: Sequence) -> bool:
+    """Some float operand element is -0.5 (rounded half to even it is -0)."""
+    return _some_element(operands, lambda x, _: x == -0.5)
+
+
+CONDITIONS.update({
+    "negative_sub_byte_operand": negative_sub_byte_operand,
+    "top_k_equal_elements": top_k_equal_elements,
+    "totalorder_comparator": totalorder_comparator,
+    "negative_half_operand": negative_half_operand,
+    "gather_start_index_clamped": gather_start_index_clamped,
+    "fmod_at_least_half_divisor": fmod_at_least_half_divisor,
+    "signed_zero_pair": signed_zero_pair,
+    "zero_or_subnormal_pair": zero_or_subnormal_pair,
+    "polygamma_order_3_mod_4": polygamma_order_3_mod_4,
+    "infinite_zeta_operand": infinite_zeta_operand,
+    "negative_narrow_start_index": negative_narrow_start_index,
+    "narrow_integer_top_bit": narrow_integer_top_bit,
+    "clamp_min_above_max": clamp_min_above_max,
+})

@@ -1,0 +1,184 @@
+"""The default runs' triage (issue 25 item 3): the conditions its deviation entries name hold
+exactly on the inputs that trigger the deviation (hand-made operands, each with a twin where
+the condition must not hold), and every listed entry of the triaged backends says which spec
+section decides it."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import oracle
+from judge.deviation_conditions import CONDITIONS, triggered
+from judge.known_deviations import KNOWN_DEVIATIONS, known_deviation
+
+
+def first_op(text: str):
+    return oracle.parse_module(text).main.ops[0]
+
+
+def unary(name: str, t: str):
+    return first_op(f"""func.func @main(%a: tensor<4x{t}>) -> tensor<4x{t}> {{
+  %0 = "stablehlo.{name}"(%a) : (tensor<4x{t}>) -> tensor<4x{t}>
+  return %0 : tensor<4x{t}>
+}}""")
+
+
+def binary(name: str, t: str, result: str | None = None):
+    r = result or t
+    return first_op(f"""func.func @main(%a: tensor<4x{t}>, %b: tensor<4x{t}>) -> tensor<4x{r}> {{
+  %0 = "{name}"(%a, %b) : (tensor<4x{t}>, tensor<4x{t}>) -> tensor<4x{r}>
+  return %0 : tensor<4x{r}>
+}}""")
+
+
+def holds(name: str, op, *operands) -> bool:
+    assert name in CONDITIONS
+    return name in triggered(op, list(operands))
+
+
+I4, I2, UI4 = ml_dtypes.int4, ml_dtypes.int2, ml_dtypes.uint4
+
+
+def test_negative_sub_byte_operand():
+    assert holds("negative_sub_byte_operand", unary("abs", "i4"), np.array([1, -2, 3, 0], I4))
+    assert not holds("negative_sub_byte_operand", unary("abs", "i4"), np.array([1, 2, 7, 0], I4))
+    assert not holds("negative_sub_byte_operand", unary("abs", "i8"), np.array([1, -2, 3, 0], np.int8))
+
+
+def test_narrow_integer_top_bit():
+    ui8 = binary("stablehlo.divide", "ui8")
+    assert holds("narrow_integer_top_bit", ui8, np.array([255, 1, 2, 3], np.uint8), np.full(4, 2, np.uint8))
+    assert not holds("narrow_integer_top_bit", ui8, np.array([127, 1, 2, 3], np.uint8), np.full(4, 2, np.uint8))
+    i16 = binary("stablehlo.shift_right_logical", "i16")
+    assert holds("narrow_integer_top_bit", i16, np.array([-1, 1, 2, 3], np.int16), np.ones(4, np.int16))
+    # 32-bit operands are not widened, unless the result is wider (dot_general ui32 -> ui64)
+    ui32 = binary("stablehlo.divide", "ui32")
+    assert not holds("narrow_integer_top_bit", ui32, np.array([2 ** 31, 1, 2, 3], np.uint32), np.ones(4, np.uint32))
+    dot = first_op("""func.func @main(%a: tensor<3xui32>, %b: tensor<3xui32>) -> tensor<ui64> {
+  %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [0],
+      rhs_contracting_dimensions = [0]>} : (tensor<3xui32>, tensor<3xui32>) -> tensor<ui64>
+  return %0 : tensor<ui64>
+}""")
+    assert holds("narrow_integer_top_bit", dot, np.array([2 ** 31, 1, 2], np.uint32), np.ones(3, np.uint32))
+    assert not holds("narrow_integer_top_bit", dot, np.array([2 ** 31 - 1, 1, 2], np.uint32), np.ones(3, np.uint32))
+
+
+def test_clamp_min_above_max():
+    clamp = first_op("""func.func @main(%lo: tensor<i8>, %x: tensor<4xi8>, %hi: tensor<i8>) -> tensor<4xi8> {
+  %0 = "stablehlo.clamp"(%lo, %x, %hi) : (tensor<i8>, tensor<4xi8>, tensor<i8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}""")
+    x = np.arange(4, dtype=np.int8)
+    assert holds("clamp_min_above_max", clamp, np.int8(7), x, np.int8(-1))
+    assert not holds("clamp_min_above_max", clamp, np.int8(-1), x, np.int8(7))
+    assert not holds("clamp_min_above_max", clamp, np.int8(3), x, np.int8(3))
+
+
+SLICE = """func.func @main(%a: tensor<8xf32>, %i: tensor<{t}>) -> tensor<2xf32> {{
+  %0 = "stablehlo.dynamic_slice"(%a, %i) {{slice_sizes = array<i64: 2>}} : (tensor<8xf32>, tensor<{t}>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}}"""
+
+
+def test_negative_narrow_start_index():
+    operand = np.zeros(8, np.float32)
+    assert holds("negative_narrow_start_index", first_op(SLICE.format(t="i8")), operand, np.int8(-3))
+    assert not holds("negative_narrow_start_index", first_op(SLICE.format(t="i8")), operand, np.int8(3))
+    assert not holds("negative_narrow_start_index", first_op(SLICE.format(t="i32")), operand, np.int32(-3))
+
+
+GATHER = """func.func @main(%a: tensor<5xf32>, %i: tensor<1x2x1xi32>) -> tensor<1x2xf32> {
+  %0 = "stablehlo.gather"(%a, %i) {dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0],
+      start_index_map = [0], index_vector_dim = 2>, slice_sizes = array<i64: 1>}
+      : (tensor<5xf32>, tensor<1x2x1xi32>) -> tensor<1x2xf32>
+  return %0 : tensor<1x2xf32>
+}"""
+
+
+@pytest.mark.parametrize("index,clamped", [([0, 4], False), ([0, 5], True), ([-1, 2], True)])
+def test_gather_start_index_clamped(index, clamped):
+    indices = np.array(index, np.int32).reshape(1, 2, 1)
+    assert holds("gather_start_index_clamped", first_op(GATHER), np.zeros(5, np.float32), indices) == clamped
+
+
+@pytest.mark.parametrize("a,b,differs", [(9.638854, 2.5041869, True),   # fmod 2.13 > 1.25: IEEE gives -0.38
+                                         (-6.0, 7.1268215, True),        # fmod -6: IEEE gives 1.13
+                                         (4.5, 3.0, True),               # fmod 1.5 = half: a tie
+                                         (7.0, 3.0, False), (1.0, 4.0, False), (6.0, 3.0, False)])
+def test_fmod_at_least_half_divisor(a, b, differs):
+    op = binary("stablehlo.remainder", "f32")
+    x, y = np.full(4, a, np.float32), np.full(4, b, np.float32)
+    assert holds("fmod_at_least_half_divisor", op, x, y) == differs
+    # where it holds, IEEE remainder (what vmvx computes) and the spec's differ, or tie
+    assert (math.remainder(a, b) != math.fmod(a, b) or abs(math.fmod(a, b)) * 2 == abs(b)) == differs
+
+
+def test_zero_pairs():
+    op = binary("stablehlo.maximum", "f32")
+    zeros = np.array([0.0, -0.0, 1.0, 2.0], np.float32)
+    assert holds("signed_zero_pair", op, zeros, zeros[[1, 0, 2, 3]])
+    assert not holds("signed_zero_pair", op, zeros, zeros)
+    assert holds("zero_or_subnormal_pair", op, np.array([0.0, 1, 1, 1], np.float32), np.array([-1e-45, 1, 1, 1], np.float32))
+    assert not holds("zero_or_subnormal_pair", op, np.array([0.0, 1, 1, 1], np.float32), np.array([2e-38, 0, 0, 0], np.float32))
+
+
+def test_chlo_conditions():
+    poly = binary("chlo.polygamma", "f32")
+    x = np.full(4, 2.0, np.float32)
+    assert holds("polygamma_order_3_mod_4", poly, np.array([0, 1, 7, 2], np.float32), x)
+    assert not holds("polygamma_order_3_mod_4", poly, np.array([0, 1, 2, 4], np.float32), x)
+    assert holds("infinite_zeta_operand", poly, np.array([1, 1, 1, 1], np.float32), np.array([2, np.inf, 1, 1], np.float32))
+    zeta = binary("chlo.zeta", "f32")
+    assert holds("infinite_zeta_operand", zeta, np.array([np.inf, 2, 2, 2], np.float32), x)
+    assert not holds("infinite_zeta_operand", zeta, np.array([-np.inf, 2, 2, 2], np.float32), x)
+    top_k = first_op("""func.func @main(%a: tensor<2x3xi32>) -> (tensor<2x1xi32>, tensor<2x1xi32>) {
+  %0:2 = "chlo.top_k"(%a) {k = 1 : i64} : (tensor<2x3xi32>) -> (tensor<2x1xi32>, tensor<2x1xi32>)
+  return %0#0, %0#1 : tensor<2x1xi32>, tensor<2x1xi32>
+}""")
+    assert holds("top_k_equal_elements", top_k, np.array([[1, 2, 3], [5, 4, 5]], np.int32))
+    assert not holds("top_k_equal_elements", top_k, np.array([[1, 2, 3], [3, 2, 1]], np.int32))
+
+
+def test_totalorder_comparator_and_negative_half():
+    sort = """func.func @main(%a: tensor<4xbf16>) -> tensor<4xbf16> {{
+  %0 = "stablehlo.sort"(%a) ({{
+    ^bb0(%x: tensor<bf16>, %y: tensor<bf16>):
+      %1 = "stablehlo.compare"(%x, %y) {{comparison_direction = #stablehlo<comparison_direction LT>,
+          compare_type = #stablehlo<comparison_type {kind}>}} : (tensor<bf16>, tensor<bf16>) -> tensor<i1>
+      "stablehlo.return"(%1) : (tensor<i1>) -> ()
+  }}) {{dimension = 0 : i64, is_stable = true}} : (tensor<4xbf16>) -> tensor<4xbf16>
+  return %0 : tensor<4xbf16>
+}}"""
+    keys = np.array([3, 1, 2, 0], ml_dtypes.bfloat16)
+    assert holds("totalorder_comparator", first_op(sort.format(kind="TOTALORDER")), keys)
+    assert not holds("totalorder_comparator", first_op(sort.format(kind="FLOAT")), keys)
+    op = unary("round_nearest_even", "f32")
+    assert holds("negative_half_operand", op, np.array([-0.5, 1, 2, 3], np.float32))
+    assert not holds("negative_half_operand", op, np.array([0.5, -1.5, -0.25, 3], np.float32))
+
+
+def test_an_entry_explains_only_where_its_condition_holds():
+    """vmvx's sign-extended ui8 divide: a failure with a top-bit dividend is the listed deviation,
+    the same failure on small values is new."""
+    op = binary("stablehlo.divide", "ui8")
+    big = triggered(op, [np.array([255, 1, 2, 3], np.uint8), np.full(4, 2, np.uint8)])
+    small = triggered(op, [np.array([127, 1, 2, 3], np.uint8), np.full(4, 2, np.uint8)])
+    assert known_deviation("iree-vmvx", "stablehlo.divide", "ui8", "mismatch", big) is not None
+    assert known_deviation("iree-vmvx", "stablehlo.divide", "ui8", "mismatch", small) is None
+    assert known_deviation("iree-llvm-cpu", "stablehlo.divide", "ui8", "mismatch", big) is None
+
+
+TRIAGED = ("iree.toml", "torch.toml", "stablehlo-ref.toml")
+
+
+def test_every_entry_of_the_triaged_backends_names_its_spec_section():
+    entries = [d for d in KNOWN_DEVIATIONS if d.source in TRIAGED]
+    assert entries
+    missing = {(d.source, d.op, d.reason[:80]) for d in entries
+               if not re.search(r"\b[Ss]pec\b|CHLO|XLA's exhaustive", d.reason)}
+    assert not missing
