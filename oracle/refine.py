@@ -207,8 +207,9 @@ def _argument_types(text: str, filename: str) -> list:
 
 
 def _types_of_main(ir, text: str, filename: str) -> list:
+    module = _parse(ir, text, filename)  # (kept: its operations die with it)
     out = []
-    for t in ir.FunctionType(ir.TypeAttr(_main(ir, _parse(ir, text, filename)).attributes["function_type"]).value).inputs:
+    for t in ir.FunctionType(ir.TypeAttr(_main(ir, module).attributes["function_type"]).value).inputs:
         if not isinstance(t, ir.RankedTensorType):
             out.append(None)
             continue
