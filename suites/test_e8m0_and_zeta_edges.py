@@ -58,3 +58,20 @@ def test_zeta_at_infinite_order_and_non_positive_q_is_infinite():
     x = np.full(3, np.inf)
     q = np.array([-0.5, -2.0, 0.0])  # |q + n| < 1 for some n (or a zero base): (q + n)^-inf = inf
     assert list(oracle.evaluate(oracle.parse_module(text), [x, q])[0]) == [math.inf] * 3
+
+
+def test_e8m0_dot_product_of_a_zero_operand_is_not_compared():
+    """f4E2M1FN operands into an f8E8M0FNU result: an implementation may convert the operands to
+    the result type first (the dot error model), where 0 has no value (NaN: xla-gpu)."""
+    text = """func.func @main(%a: tensor<1x2xf4E2M1FN>, %b: tensor<2x2xf4E2M1FN>) -> tensor<1x2xf8E8M0FNU> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<1x2xf4E2M1FN>, tensor<2x2xf4E2M1FN>) -> tensor<1x2xf8E8M0FNU>
+  return %0 : tensor<1x2xf8E8M0FNU>
+}"""
+    F4 = ml_dtypes.float4_e2m1fn
+    a = np.array([[2.0, 0.0]], F4)
+    b = np.array([[2.0, 1.0], [3.0, 1.0]], F4)  # [4 + 0, 2 + 0]: each sum has a zero product
+    verdict = _judge(text, [a, b], [np.array([[np.nan, np.nan]], E8M0)])
+    assert verdict.status == "implementation-defined", verdict.message
+    a1 = np.array([[2.0, 1.0]], F4)  # [4 + 3, 2 + 1] = [7, 3] -> no zero term: compared
+    assert _judge(text, [a1, b], [np.array([[np.nan, np.nan]], E8M0)]).status == "mismatch"
+

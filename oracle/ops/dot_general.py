@@ -383,8 +383,9 @@ _E8M0_PRODUCT_LIMIT = 1 << 22
 def with_e8m0_unrepresentable(bound, x: np.ndarray, L: np.ndarray, R: np.ndarray, result: ElementType):
     """``bound`` with NaN (not compared) where a f8E8M0FNU result has no value the spec defines:
     the type holds powers of two from 2^-127 up and no zero or negative number, so an exact result
-    below 2^-127, or a product below it or negative (a product or partial sum formed in the result
-    type), has no rounding (as convert into the type: convert_unrepresentable)."""
+    below 2^-127, or a product below it, zero or negative (a product or partial sum formed in the
+    result type; an operand converted to it first: 0 becomes NaN), has no rounding (as convert
+    into the type: convert_unrepresentable)."""
     if bound is None or result.name != "f8E8M0FNU":
         return bound
     tiny = float(result.finfo.smallest_normal)
@@ -392,7 +393,7 @@ def with_e8m0_unrepresentable(bound, x: np.ndarray, L: np.ndarray, R: np.ndarray
         if L.shape[-2] * L.shape[-1] * R.shape[-1] * max(1, L.shape[0]) > _E8M0_PRODUCT_LIMIT:
             return np.full_like(bound, np.nan)
         products = L.astype(np.float64)[..., :, :, None] * R.astype(np.float64)[..., None, :, :]
-        bad_term = np.any((products != 0) & (products < tiny) | (products < 0), axis=-2)
+        bad_term = np.any(products < tiny, axis=-2)
         mask = np.isfinite(x) & ((x < tiny) | bad_term)
     return np.where(mask, np.nan, bound)
 
