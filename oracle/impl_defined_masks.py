@@ -631,12 +631,34 @@ def total_order_nan_payloads(inputs, attributes, result_type):
     ordering = _attr(attributes, "comparison_direction") in ("LT", "LE", "GT", "GE")
     if _attr(attributes, "compare_type") != "TOTALORDER" or not ordering or not et.is_float:
         return _none(lhs.shape)
-    storage = np.dtype(f"u{lhs.dtype.itemsize}")
-    a, b = (np.asarray(x).view(storage).astype(np.uint64) for x in (lhs, rhs))
-    quiet_bit = np.uint64(1 << (int(et.finfo.nmant) - 1)) if et.finfo.nmant > 0 else np.uint64(0)
+    a, b = (_bits(x) for x in (lhs, rhs))
+    quiet_bit = _quiet_bit(et)
     sign_bit = np.uint64(1 << (et.bits - 1))
     same_kind = ((a & sign_bit) == (b & sign_bit)) & ((a & quiet_bit) == (b & quiet_bit))
     return np.asarray(isnan(lhs) & isnan(rhs) & same_kind & (a != b), dtype=bool)
+
+
+def _bits(x: np.ndarray) -> np.ndarray:
+    """The elements' bit patterns as uint64."""
+    x = np.asarray(x)
+    return x.view(np.dtype(f"u{x.dtype.itemsize}")).astype(np.uint64)
+
+
+def _quiet_bit(et: ElementType) -> np.uint64:
+    """The quiet bit of a NaN (the top mantissa bit; 0 for a format without mantissa bits)."""
+    return np.uint64(1 << (int(et.finfo.nmant) - 1)) if et.finfo.nmant > 0 else np.uint64(0)
+
+
+def power_signaling_nan_base_zero_exponent(inputs, attributes, result_type):
+    """float power of a signaling NaN base (quiet bit clear, in a format with infinities, whose
+    NaNs have the IEEE kinds) and a +-0 exponent."""
+    base, exponent, et = _binary(inputs)
+    if not et.is_float or not et.has_infinity:
+        return _none(base.shape)
+    with np.errstate(invalid="ignore"):
+        zero_exponent = np.asarray(exponent).astype(np.float64) == 0
+    signaling = isnan(base) & ((_bits(base) & _quiet_bit(et)) == 0)
+    return np.asarray(signaling & zero_exponent, dtype=bool)
 
 
 def _real_part(et: ElementType) -> ElementType:

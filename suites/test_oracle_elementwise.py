@@ -751,3 +751,23 @@ def test_twenty_op_program_is_fast():
     """The fuzz loop evaluates millions of programs: 20 element-wise ops on 16x16 f32 well under 1 ms
     (measured ~0.2 ms; the bound leaves room for slow CI machines)."""
     assert time_program_20() < 2e-3
+
+
+def test_power_of_a_signaling_nan_to_the_power_zero_is_implementation_defined():
+    """IEEE 754-2019 9.2.1: pow(x, +-0) = 1 'for any x (even a zero, quiet NaN, or infinity)'; a
+    signaling NaN (quiet bit clear) signals invalid and gives a quiet NaN (7.2), C Annex F leaves
+    it undefined: that element is not compared (torch returns NaN, XLA 1), the quiet NaN's is."""
+    from judge.verdict import judge_op
+    text = """func.func @main(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = stablehlo.power %x, %y : tensor<3xf32>
+  return %0 : tensor<3xf32>
+}"""
+    module = parse_module(text)
+    base = np.array([0x7FA00000, 0x7FC00000, 0x7FA00000], np.uint32).view(np.float32)  # sNaN, qNaN, sNaN
+    exponent = np.array([-0.0, 0.0, 2.0], np.float32)
+    assert list(evaluate(module, [base, exponent])[0][:2]) == [1.0, 1.0]
+    nan_for_signaling = [np.array([np.nan, 1.0, np.nan], np.float32)]
+    verdict = judge_op(module.main.ops[0], [base, exponent], nan_for_signaling, module=module)
+    assert verdict.status == "implementation-defined", verdict.comparison.message
+    nan_for_quiet = [np.array([1.0, np.nan, np.nan], np.float32)]
+    assert judge_op(module.main.ops[0], [base, exponent], nan_for_quiet, module=module).status == "mismatch"

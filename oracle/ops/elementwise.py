@@ -31,8 +31,9 @@ from ..impl_defined_masks import (CUT_SIDE, ERRORS, NONSTANDARD, add_with_overfl
                                   either, exact_result_exceptions, exp_region, integer_division_by_zero,
                                   integer_power_impl_defined, logistic_region, multiply_region,
                                   multiply_with_overflow, negation_overflow, negative_real_cut, overflow_mask, pole,
-                                  power_region, real_logistic_underflow, shift_count_out_of_range, sign_region,
-                                  signed_division_overflow, subtract_with_overflow)
+                                  power_region, power_signaling_nan_base_zero_exponent, real_logistic_underflow,
+                                  shift_count_out_of_range, sign_region, signed_division_overflow,
+                                  subtract_with_overflow)
 from ..registry import add_impl_defined, record_facts
 from ._elementwise import (BOOLS, C128, COMPLEX_TYPES, F32, F64, FLOAT_TYPES, INTS, SINTS,
                            complex_native, complex_via_c128, component_type, draw_shift_inputs,
@@ -541,6 +542,11 @@ add_impl_defined(
                 "returns 0, and 1/-1 for base 1/-1) and overflows like multiply",
                 'power: "For integers: integer exponentiation."; ' + ERRORS,
                 integer_power_impl_defined),
+    ImplDefined("power", "float: a signaling NaN base with a +-0 exponent",
+                "IEEE 754-2019 9.2.1 makes pow(x, +-0) = 1 'for any x (even a zero, quiet NaN, or infinity)', "
+                "but a signaling NaN operand signals invalid and gives a quiet NaN (7.2), and C Annex F leaves "
+                "signaling NaNs undefined: implementations give 1 (XLA) or NaN (torch)",
+                'power: "For floats: pow from IEEE-754."', power_signaling_nan_base_zero_exponent),
     # --- shifts: the spec says "by rhs number of bits" and nothing about counts outside
     # [0, bitwidth); XLA and the reference interpreter give 0 (shift_left, logical) or the
     # sign fill (arithmetic), like LLVM's poison-free lowering with a select.
