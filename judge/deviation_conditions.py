@@ -22,7 +22,7 @@ import ml_dtypes
 import numpy as np
 
 from oracle import ir
-from oracle.numerics import is_subnormal
+from oracle.numerics import is_subnormal, round_to
 
 __all__ = ["CONDITIONS", "PROGRAM_CONDITIONS", "triggered"]
 
@@ -821,13 +821,12 @@ def fmod_at_least_half_divisor(op: ir.Op, operands: Sequence) -> bool:
 
 
 def signed_zero_pair(op: ir.Op, operands: Sequence) -> bool:
-    """A binary float op with an element where one operand is +0 and the other -0."""
-    floats = _floats(operands)
-    if len(floats) != 2:
-        return False
+    """Two float operands of the op hold zeros of opposite signs at one element (maximum(+0, -0),
+    clamp(-0, x, +0))."""
     with np.errstate(invalid="ignore"):
-        a, b = np.broadcast_arrays(*(np.asarray(x).astype(np.float64) for x in floats))
-    return bool(np.any((a == 0) & (b == 0) & (np.signbit(a) != np.signbit(b))))
+        floats = np.broadcast_arrays(*(np.asarray(x).astype(np.float64) for x in _floats(operands)))
+    zeros = [(x == 0) & np.signbit(x) for x in floats], [(x == 0) & ~np.signbit(x) for x in floats]
+    return any(bool(np.any(negative & positive)) for negative in zeros[0] for positive in zeros[1])
 
 
 def zero_or_subnormal_pair(op: ir.Op, operands: Sequence) -> bool:
@@ -836,7 +835,8 @@ def zero_or_subnormal_pair(op: ir.Op, operands: Sequence) -> bool:
     floats = _floats(operands)
     if len(floats) != 2:
         return False
-    a, b = np.broadcast_arrays(*((x == 0) | is_subnormal(x) for x in floats))
+    with np.errstate(invalid="ignore"):
+        a, b = np.broadcast_arrays(*((x == 0) | is_subnormal(x) for x in floats))
     return bool(np.any(a & b))
 
 
@@ -861,8 +861,74 @@ def negative_half_operand(op: ir.Op, operands: Sequence) -> bool:
     return _some_element(operands, lambda x, _: x == -0.5)
 
 
+def remainder_quotient_overflows(op: ir.Op, operands: Sequence) -> bool:
+    """A float remainder whose exact quotient |lhs / rhs| is beyond the element type's largest
+    finite value (a lhs - trunc(lhs / rhs) * rhs evaluation gives inf - inf = NaN)."""
+    floats = _floats(operands)
+    if op.mnemonic != "remainder" or len(floats) != 2:
+        return False
+    largest = float(ml_dtypes.finfo(floats[0].dtype).max)
+    with np.errstate(all="ignore"):
+        a, b = (x.astype(np.float64) for x in floats)
+        return bool(np.any(np.isfinite(a) & (np.abs(a) > largest * np.abs(b))))
+
+
+def negative_zero_operand(op: ir.Op, operands: Sequence) -> bool:
+    """Some float operand element is -0."""
+    return _some_element(operands, lambda x, _: (x == 0) & np.signbit(x))
+
+
+def digamma_near_pole(op: ir.Op, operands: Sequence) -> bool:
+    """chlo.digamma of some x < 0 within |x| * 2**-20 of a negative integer (the reflection
+    formula's pi * x keeps little of the distance to the pole)."""
+    if op.name != "chlo.digamma":
+        return False
+    return _some_element(operands, lambda x, _: (x < 0) & (np.abs(x - np.round(x)) < np.abs(x) * 2.0 ** -20)
+                         & (x != np.round(x)))
+
+
+def double_rounding_through_f32(op: ir.Op, operands: Sequence) -> bool:
+    """A convert of f64 to a float type narrower than f32 where rounding to f32 first changes
+    the result (1.4999999999999998 -> 1.5 -> 2 in f8E8M0FNU, where 1 is nearest)."""
+    if op.name != "stablehlo.convert" or np.asarray(operands[0]).dtype != np.float64:
+        return False
+    et = _storage(_element_type(op.results[0]))
+    if not getattr(et, "is_float", False) or et.bits >= 32:
+        return False
+    x = np.asarray(operands[0])
+    with np.errstate(all="ignore"):
+        once = round_to(x, et).astype(np.float64)
+        twice = x.astype(np.float32).astype(et.dtype).astype(np.float64)
+    return bool(np.any((once != twice) & ~(np.isnan(once) & np.isnan(twice))))
+
+
+def empty_operand(op: ir.Op, operands: Sequence) -> bool:
+    """Some tensor operand has no elements (a dimension of size 0)."""
+    return any(isinstance(x, np.ndarray) and x.ndim > 0 and x.size == 0 for x in operands)
+
+
+def gather_every_dim_batching(op: ir.Op, operands: Sequence) -> bool:
+    """A gather whose operand dimensions are all operand_batching_dims."""
+    if op.name not in ("stablehlo.gather", "stablehlo.dynamic_gather"):
+        return False
+    dn = op.attr("dimension_numbers", {}) or {}
+    return len(tuple(dn.get("operand_batching_dims", ()))) == np.ndim(operands[0]) > 0
+
+
+def complex_infinite_component(op: ir.Op, operands: Sequence) -> bool:
+    """Some complex operand element has an infinite real or imaginary part."""
+    return _some_complex_component(operands, lambda c, _: np.isinf(c))
+
+
 CONDITIONS.update({
     "negative_sub_byte_operand": negative_sub_byte_operand,
+    "remainder_quotient_overflows": remainder_quotient_overflows,
+    "negative_zero_operand": negative_zero_operand,
+    "digamma_near_pole": digamma_near_pole,
+    "double_rounding_through_f32": double_rounding_through_f32,
+    "empty_operand": empty_operand,
+    "gather_every_dim_batching": gather_every_dim_batching,
+    "complex_infinite_component": complex_infinite_component,
     "top_k_equal_elements": top_k_equal_elements,
     "totalorder_comparator": totalorder_comparator,
     "negative_half_operand": negative_half_operand,

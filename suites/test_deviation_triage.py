@@ -182,3 +182,56 @@ def test_every_entry_of_the_triaged_backends_names_its_spec_section():
     missing = {(d.source, d.op, d.reason[:80]) for d in entries
                if not re.search(r"\b[Ss]pec\b|CHLO|XLA's exhaustive", d.reason)}
     assert not missing
+
+
+def test_torch_conditions():
+    clamp = first_op("""func.func @main(%lo: tensor<2xbf16>, %x: tensor<2xbf16>, %hi: tensor<2xbf16>) -> tensor<2xbf16> {
+  %0 = "stablehlo.clamp"(%lo, %x, %hi) : (tensor<2xbf16>, tensor<2xbf16>, tensor<2xbf16>) -> tensor<2xbf16>
+  return %0 : tensor<2xbf16>
+}""")
+    bf16 = lambda *v: np.array(v, ml_dtypes.bfloat16)  # noqa: E731
+    assert holds("signed_zero_pair", clamp, bf16(-0.0, 1), bf16(-1, 1), bf16(0.0, 2))
+    assert not holds("signed_zero_pair", clamp, bf16(-0.0, 1), bf16(-1, 1), bf16(-0.0, 2))
+    remainder = binary("stablehlo.remainder", "f32")
+    assert holds("remainder_quotient_overflows", remainder, np.full(4, 3.4028235e38, np.float32),
+                 np.array([1e-45, 1, 1, 1], np.float32))
+    assert not holds("remainder_quotient_overflows", remainder, np.full(4, 3.4028235e38, np.float32),
+                     np.array([2, 1, 1, 1], np.float32))
+    abs_ = unary("abs", "f8E5M2")
+    assert holds("negative_zero_operand", abs_, np.array([-0.0, 1, 2, 3], ml_dtypes.float8_e5m2))
+    assert not holds("negative_zero_operand", abs_, np.array([0.0, -1, 2, 3], ml_dtypes.float8_e5m2))
+    digamma = first_op("""func.func @main(%a: tensor<2xf64>) -> tensor<2xf64> {
+  %0 = "chlo.digamma"(%a) : (tensor<2xf64>) -> tensor<2xf64>
+  return %0 : tensor<2xf64>
+}""")
+    assert holds("digamma_near_pole", digamma, np.array([-5.999999999999999, 2.0]))
+    assert not holds("digamma_near_pole", digamma, np.array([-5.5, -6.0]))   # -6 is the pole itself
+    convert = first_op("""func.func @main(%a: tensor<2xf64>) -> tensor<2xf8E8M0FNU> {
+  %0 = stablehlo.convert %a : (tensor<2xf64>) -> tensor<2xf8E8M0FNU>
+  return %0 : tensor<2xf8E8M0FNU>
+}""")
+    assert holds("double_rounding_through_f32", convert, np.array([1.4999999999999998, 4.0]))  # -> 1.5 -> 2
+    assert not holds("double_rounding_through_f32", convert, np.array([1.25, 4.0]))
+    fft = first_op("""func.func @main(%a: tensor<0x4xcomplex<f64>>) -> tensor<0x4xcomplex<f64>> {
+  %0 = "stablehlo.fft"(%a) {fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64: 4>} : (tensor<0x4xcomplex<f64>>) -> tensor<0x4xcomplex<f64>>
+  return %0 : tensor<0x4xcomplex<f64>>
+}""")
+    assert holds("empty_operand", fft, np.zeros((0, 4), np.complex128))
+    add = binary("stablehlo.add", "complex<f32>")
+    z = np.ones(4, np.complex64)
+    assert holds("complex_infinite_component", add, z, np.array([1, complex(3e38, -np.inf), 1, 1], np.complex64))
+    assert not holds("complex_infinite_component", add, z, np.array([1, complex(3e38, np.nan), 1, 1], np.complex64))
+
+
+def test_gather_every_dim_batching():
+    text = """func.func @main(%a: tensor<1x4xi8>, %i: tensor<1x2x0x3x4xi16>) -> tensor<1x2x3x4xi8> {{
+  %0 = "stablehlo.gather"(%a, %i) {{dimension_numbers = #stablehlo.gather<{dims}index_vector_dim = 2>,
+      indices_are_sorted = false, slice_sizes = array<i64: {sizes}>}} : (tensor<1x4xi8>, tensor<1x2x0x3x4xi16>) -> tensor<1x2x3x4xi8>
+  return %0 : tensor<1x2x3x4xi8>
+}}"""
+    every = first_op(text.format(dims="operand_batching_dims = [0, 1], start_indices_batching_dims = [0, 4], ",
+                                 sizes="0, 0"))
+    operands = [np.zeros((1, 4), np.int8), np.zeros((1, 2, 0, 3, 4), np.int16)]
+    assert holds("gather_every_dim_batching", every, *operands)
+    assert not holds("gather_every_dim_batching", first_op(GATHER), np.zeros(5, np.float32),
+                     np.zeros((1, 2, 1), np.int32))
