@@ -563,13 +563,22 @@ class _Printer:
             self.lines[-1] += attrs + sig
 
 
+_BARE_SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
+
+
+def _symbol(name: str) -> str:
+    """A symbol name as MLIR prints it after ``@``: bare where it is an identifier, else quoted."""
+    return name if _BARE_SYMBOL.fullmatch(name) else '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def print_module(module: ir.Module) -> str:
     """IR -> MLIR text (generic op form inside func.func) accepted by the StableHLO verifier."""
-    out = []
-    if getattr(module, "attributes", None):
-        out.append("module attributes {" + ", ".join(ir.named_attribute_text(k, v) for k, v in module.attributes.items()) + "} {")
-    else:
-        out.append("module {")
+    attributes = dict(getattr(module, "attributes", None) or {})
+    name = attributes.pop("sym_name", None)  # `module @name`: MLIR's form (IREE refuses a sym_name attribute)
+    header = "module" + (f" @{_symbol(name.value)}" if isinstance(name, ir.StringAttr) else "")
+    if attributes:
+        header += " attributes {" + ", ".join(ir.named_attribute_text(k, v) for k, v in attributes.items()) + "}"
+    out = [header + " {"]
     for declaration in getattr(module, "declarations", ()):
         p = _Printer()
         p.op(declaration, "  ")
