@@ -6,7 +6,7 @@ program into a .vmfb (one ``iree-compile`` subprocess, 0.25-0.6 s; compiled modu
 per program text in the worker, and on disk under ``<cache>/iree/`` keyed by the text, the
 flags and IREE's version).  A run compiles its cases 32 to a module (adapters/batch.py: each
 program's @main a public function of its own, invoked alone; about a third of the compile
-CPU), except the programs IREE refuses alone or often (``NO_HAL_TYPE``, ``OFTEN_REFUSED``).
+CPU), except the programs IREE refuses at once or often (``UNSUPPORTED_TYPES``, ``OFTEN_REFUSED``).
 Flags that matter:
 
 * ``--iree-input-demote-f64-to-f32=false``: otherwise f64 and complex<f64> are silently
@@ -58,9 +58,10 @@ _HAL_NAMED = {"bf16": "BFLOAT_16", "f16": "FLOAT_16", "f32": "FLOAT_32", "f64": 
               "f8E5M2FNUZ": "FLOAT_8_E5M2_FNUZ", "f8E8M0FNU": "FLOAT_8_E8M0_FNU"}
 
 
-#: Element types in a program's text that have no HAL element type (``_hal_element_type``):
-#: f4E2M1FN, the f6 types, f8E3M4, f8E4M3, f8E4M3B11FNUZ and quantized types.
-NO_HAL_TYPE = re.compile(r"f4E2M1FN|f6E\w+|f8E3M4|f8E4M3(?!FN)|!quant\.")
+#: Element types in a program's text that IREE refuses ("'hal.element_type' op unsupported
+#: element type", "unable to pack to bytes"; they have no HAL element type, ``_hal_element_type``):
+#: f4E2M1FN, the f6 types, f8E3M4, f8E4M3, f8E4M3B11FNUZ.  Its refusal takes ~0.1 s alone.
+UNSUPPORTED_TYPES = re.compile(r"f4E2M1FN|f6E\w+|f8E3M4|f8E4M3(?!FN)")
 #: Per target, element types in a program's text that it refuses in about half of the programs
 #: or more (default run, IREE 3.13): 2- and 4-bit integers (a tensor that is not a whole number
 #: of bytes, 'vector.maskedload' of i4), and on vmvx f16, bf16 and complex.  Each refusal inside
@@ -213,24 +214,22 @@ class IreeEngine:
     # function of its own (@c<k>_main), invoked on its own as execute() invokes @main.
 
     def prepare_batch(self, programs: list[str]) -> tuple:
-        """The programs compiled as one .vmfb (cached on disk like one program's).  Left out
-        and run alone: a program that does not parse, whose arguments or results cannot cross
-        the function boundary, or that the compiler's diagnostics name."""
+        """The programs compiled as one .vmfb (cached on disk like one program's).  A program
+        that does not parse or that the compiler's diagnostics name is left out and run alone;
+        one that compiles but whose arguments or results cannot cross the function boundary
+        (quantized types) is refused as prepare() refuses it after its compile."""
         same_as = first_occurrences(programs)
-        texts = {k: programs[k] for k in sorted(set(same_as))}
-        left_out = {}
-        for k, text in texts.items():
-            try:
-                if _boundary_problem(*main_signature(parse_mlir(text))):
-                    left_out[k] = LeftOut("alone")
-            except Rejected:
-                left_out[k] = LeftOut("alone")
-        batch = compile_batch(texts, self._compile, one_main=False, left_out=left_out)
-        handles = {}
+        batch = compile_batch({k: programs[k] for k in sorted(set(same_as))}, self._compile, one_main=False)
+        handles, left_out = {}, dict(batch.left_out)
         if batch.compiled is not None:
             module, context = self._load(batch.compiled)
-            handles = {k: self._entry(module, context, name, *types) for k, (name, types) in batch.entries.items()}
-        return handles, batch.left_out, same_as
+            for k, (name, types) in batch.entries.items():
+                problem = _boundary_problem(*types)
+                if problem:
+                    left_out[k] = LeftOut("rejected", problem)
+                else:
+                    handles[k] = self._entry(module, context, name, *types)
+        return handles, left_out, same_as
 
     def execute_batch(self, prepared: tuple, input_sets: list[list[np.ndarray]]) -> list[tuple]:
         return execute_each(self, *prepared, input_sets)
@@ -316,10 +315,10 @@ class IreeBackend(WorkerBackend):
         super().__init__(env)
 
     def batchable(self, program: str) -> bool:
-        """Programs that can share a module (adapters.batch.may_share_a_module), but none whose
-        element types cannot cross the function boundary (``NO_HAL_TYPE``: refused alone) or
-        that the target often refuses (``OFTEN_REFUSED``)."""
-        return (may_share_a_module(program) and not NO_HAL_TYPE.search(program)
+        """Programs that can share a module (adapters.batch.may_share_a_module), but none of an
+        element type IREE refuses (``UNSUPPORTED_TYPES``: refused at once alone) or that the
+        target often refuses (``OFTEN_REFUSED``)."""
+        return (may_share_a_module(program) and not UNSUPPORTED_TYPES.search(program)
                 and not OFTEN_REFUSED[TARGETS[self.name]].search(program))
 
     def available(self) -> tuple[bool, str]:

@@ -56,6 +56,7 @@ SCATTER = """func.func @main(%a: tensor<4xf32>, %i: tensor<1xi32>, %u: tensor<f3
 
 F32 = np.array([1.5, -2.0, 3.25], np.float32)
 ADD, NEGATE = binary("add", "tensor<3xf32>"), unary("negate", "tensor<3xf32>")
+QUANTIZED = unary("negate", "tensor<3x!quant.uniform<i8:f32, 0.5>>")  # IREE has no HAL type for it
 
 
 def scatter_inputs(index: int) -> list[np.ndarray]:
@@ -83,18 +84,20 @@ def fresh_cache(tmp_path, monkeypatch):
 @pytest.mark.skipif(not HAS_IREE, reason="IREE is not installed (pip install -e '.[iree]')")
 @pytest.mark.parametrize("name", IREE)
 def test_iree_batch_names_its_refused_case_and_shares_one_module(name, fresh_cache):
-    programs = [ADD, SORT_LAST, NEGATE, ADD]
-    input_sets = [[F32, F32], [np.zeros((3, 4), np.float32)], [F32], [F32, -F32]]
+    programs = [ADD, SORT_LAST, NEGATE, ADD, QUANTIZED]
+    input_sets = [[F32, F32], [np.zeros((3, 4), np.float32)], [F32], [F32, -F32], [np.array([1, -2, 3], np.int8)]]
     with get_backend(name) as backend:
         batched = backend.run_batch(programs, input_sets)
         stats = dict(backend.batch_stats)
-        assert [r.status for r in batched] == ["ok", "rejected", "ok", "ok"], batched
+        assert [r.status for r in batched] == ["ok", "rejected", "ok", "ok", "rejected"], batched
         assert "'iree_linalg_ext.sort' op dimension" in batched[1].message
+        assert "cannot cross the function boundary" in batched[4].message
         assert batched[0].outputs[0].tolist() == [3.0, -4.0, 6.5]  # hand-computed
         assert batched[2].outputs[0].tolist() == [-1.5, 2.0, -3.25]
         assert batched[3].outputs[0].tolist() == [0.0, 0.0, 0.0]  # the same program, its second input set
-        # the compiler named the sort's line: left out and run alone, the rest in one module
-        assert stats == {"batches": 1, "batched_cases": 3, "failed_batches": 0, "single_runs": 1}, stats
+        # the compiler named the sort's line: left out and run alone, the rest in one module (the
+        # quantized program compiles, and is refused at the boundary as it is alone)
+        assert stats == {"batches": 1, "batched_cases": 4, "failed_batches": 0, "single_runs": 1}, stats
         assert_like_alone(backend, programs, input_sets, batched)
 
 
@@ -113,21 +116,22 @@ def test_iree_batch_names_its_crashing_case(name, fresh_cache):
 
 
 @pytest.mark.skipif(not HAS_IREE, reason="IREE is not installed (pip install -e '.[iree]')")
-def test_iree_keeps_what_it_refuses_alone_out_of_batches():
-    from adapters.iree import NO_HAL_TYPE, IreeBackend, _element, _hal_element_type
+def test_iree_keeps_what_it_refuses_at_once_or_often_out_of_batches():
+    from adapters.iree import UNSUPPORTED_TYPES, IreeBackend, _element, _hal_element_type
     from oracle.types import ALL_ELEMENT_TYPES
 
     for et in ALL_ELEMENT_TYPES:  # the text test agrees with the adapter's boundary check
         crosses = _hal_element_type(_element(f"tensor<2x{et.name}>")) is not None
-        assert crosses != bool(NO_HAL_TYPE.search(f"tensor<2x{et.name}>")), et.name
+        assert crosses != bool(UNSUPPORTED_TYPES.search(f"tensor<2x{et.name}>")), et.name
     llvm, vmvx = IreeBackend("iree-llvm-cpu"), IreeBackend("iree-vmvx")
     try:
-        for program in (unary("negate", "tensor<3xi4>"), unary("negate", "tensor<3x!quant.uniform<i8:f32, 0.5>>"),
-                        unary("negate", "tensor<f8E4M3>")):
+        for program in (unary("negate", "tensor<3xi4>"), unary("negate", "tensor<f8E4M3>"),
+                        unary("negate", "tensor<f8E4M3B11FNUZ>")):
             assert not llvm.batchable(program) and not vmvx.batchable(program), program
         for program in (unary("negate", "tensor<3xf16>"), unary("negate", "tensor<3xcomplex<f32>>")):
             assert llvm.batchable(program) and not vmvx.batchable(program), program
-        assert llvm.batchable(unary("negate", "tensor<3xf8E4M3FN>"))
+        for program in (unary("negate", "tensor<3xf8E4M3FN>"), unary("negate", "tensor<3x!quant.uniform<i8:f32, 0.5>>")):
+            assert llvm.batchable(program) and vmvx.batchable(program), program
     finally:
         llvm.close()
         vmvx.close()
@@ -219,7 +223,7 @@ def test_batched_run_gives_the_statuses_of_an_unbatched_one_wider(name, tmp_path
     if not (HAS_TORCH if name.startswith("torch") else HAS_IREE):
         pytest.skip(f"{name} is not installed")
     _same_statuses(name, ["add", "select", "reduce", "convert", "dot_general", "gather", "divide", "exponential"],
-                   ["f32", "i8", "bf16", "ui16", "i1", "complex<f32>", "f8E4M3FN", "i32"], tmp_path)
+                   ["f32", "i8", "bf16", "ui16", "i1", "complex<f32>", "f8E4M3FN", "i32", "q.i8"], tmp_path)
 
 
 # ------------------------------------------------------------------ the shared machinery (adapters/batch.py)
