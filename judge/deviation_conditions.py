@@ -22,6 +22,8 @@ import ml_dtypes
 import numpy as np
 
 from oracle import ir
+from oracle.errors import OracleError
+from oracle.evaluator import Context, run_ops
 from oracle.numerics import is_subnormal, round_to
 
 __all__ = ["CONDITIONS", "PROGRAM_CONDITIONS", "triggered"]
@@ -195,15 +197,28 @@ def log_plus_one_small_operand(op: ir.Op, operands: Sequence) -> bool:
 
 
 def stable_sort_with_equal_keys(op: ir.Op, operands: Sequence) -> bool:
-    """A sort with is_stable = true where two elements of the first operand along the sort
-    dimension are equal (their relative order is then fixed by the spec)."""
+    """A sort with is_stable = true holding two elements its comparator considers equal (neither
+    less than the other: JAX's comparator makes every NaN equal to every NaN, whatever the
+    payload, and -0 equal to +0) that differ in some operand (their relative order is then fixed
+    by the spec).  Read off the oracle's own sort: the elements it leaves implementation-defined
+    when the same sort is not stable, and only then."""
     if op.name != "stablehlo.sort" or not op.attr("is_stable", False) or not operands:
         return False
-    keys = np.asarray(operands[0])
-    if keys.ndim == 0 or keys.size == 0:
-        return False
-    ordered = np.sort(np.moveaxis(keys, int(op.attr("dimension", 0)), -1), axis=-1)
-    return bool(np.any(ordered[..., 1:] == ordered[..., :-1]))
+    unstable = ir.Op(op.name, op.operands, op.results, {**op.attributes, "is_stable": ir.BoolAttr(False)},
+                     op.regions)
+    stable_masks, unstable_masks = _sort_masks(op, operands), _sort_masks(unstable, operands)
+    return any(np.any(m & ~stable_masks.get(r, False)) for r, m in unstable_masks.items())
+
+
+def _sort_masks(op: ir.Op, operands: Sequence) -> dict:
+    """The oracle's implementation-defined masks of a sort's results (by result value)."""
+    masks: dict = {}
+    try:
+        run_ops((op, ir.Op("func.return", op.results, ())), dict(zip(op.operands, operands)),
+                Context(ir.Module(()), impl_defined=masks))
+    except OracleError as e:  # a comparator the oracle cannot run alone (it captures a value)
+        raise ValueError(str(e)) from e
+    return masks
 
 
 def erf_tiny_operand(op: ir.Op, operands: Sequence) -> bool:

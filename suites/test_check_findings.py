@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 
+import numpy as np
 import pytest
 
 import oracle
@@ -46,3 +47,66 @@ def test_iree_compiles_a_named_module_as_printed():
 
     assert ic.compile_str(oracle.print_module(oracle.parse_module(NAMED)), target_backends=["vmvx"],
                           input_type="stablehlo")
+
+
+# ------------------------------------------------------------ item 7: stable sort ties under the comparator
+
+def _jax_argsort(keys: np.ndarray, comparator: str = "jax") -> tuple:
+    """(the sort op of a JAX argsort of f32 ``keys`` -- its comparator canonicalizes -0 and NaNs,
+    then compares TOTALORDER -- or of a plain ``LT FLOAT`` comparator, its operands)."""
+    if comparator == "jax":
+        body = """
+      %z = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+      %q = stablehlo.constant dense<0x7FC00000> : tensor<f32>
+      %e1 = stablehlo.compare EQ, %a, %z, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %a1 = stablehlo.select %e1, %z, %a : tensor<i1>, tensor<f32>
+      %n1 = stablehlo.compare NE, %a, %a, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %a2 = stablehlo.select %n1, %q, %a1 : tensor<i1>, tensor<f32>
+      %e2 = stablehlo.compare EQ, %b, %z, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %b1 = stablehlo.select %e2, %z, %b : tensor<i1>, tensor<f32>
+      %n2 = stablehlo.compare NE, %b, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %b2 = stablehlo.select %n2, %q, %b1 : tensor<i1>, tensor<f32>
+      %lt = stablehlo.compare LT, %a2, %b2, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>"""
+    else:
+        body = """
+      %lt = stablehlo.compare LT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>"""
+    n = len(keys)
+    text = f"""func.func @main(%k: tensor<{n}xf32>, %i: tensor<{n}xi32>) -> tensor<{n}xi32> {{
+  %s:2 = "stablehlo.sort"(%k, %i) <{{dimension = 0 : i64, is_stable = true}}> ({{
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):{body}
+      stablehlo.return %lt : tensor<i1>
+  }}) : (tensor<{n}xf32>, tensor<{n}xi32>) -> (tensor<{n}xf32>, tensor<{n}xi32>)
+  return %s#1 : tensor<{n}xi32>
+}}"""
+    sort = oracle.parse_module(text).main.ops[0]
+    return sort, [np.asarray(keys, np.float32), np.arange(n, dtype=np.int32)]
+
+
+def _f32(*bits) -> np.ndarray:
+    return np.array(bits, np.uint32).view(np.float32)
+
+
+def test_nans_of_different_payloads_are_equal_keys_under_jax_comparator():
+    from judge.deviation_conditions import stable_sort_with_equal_keys
+
+    # 0x7fc00000 and 0x7fc00001: two NaNs, bitwise different, equal once JAX canonicalizes them
+    sort, operands = _jax_argsort(_f32(0x7FC00000, 0x3F800000, 0x7FC00001))
+    assert stable_sort_with_equal_keys(sort, operands)
+    # -0 and +0: equal under JAX's comparator (it maps -0 to +0) ...
+    sort, operands = _jax_argsort(_f32(0x80000000, 0x3F800000, 0x00000000))
+    assert stable_sort_with_equal_keys(sort, operands)
+    # ... and distinct keys are no tie
+    sort, operands = _jax_argsort(np.array([3.0, 1.0, 2.0]))
+    assert not stable_sort_with_equal_keys(sort, operands)
+
+
+def test_equal_keys_are_the_comparators_not_the_bits():
+    from judge.deviation_conditions import stable_sort_with_equal_keys
+
+    # LT FLOAT: -0 and +0 are equal (neither is less), though their bits differ
+    sort, operands = _jax_argsort(_f32(0x80000000, 0x00000000), comparator="lt")
+    assert stable_sort_with_equal_keys(sort, operands)
+    # an unstable sort promises nothing about ties: no stable-sort deviation to explain
+    unstable = oracle.ir.Op(sort.name, sort.operands, sort.results,
+                            {**sort.attributes, "is_stable": oracle.ir.BoolAttr(False)}, sort.regions)
+    assert not stable_sort_with_equal_keys(unstable, operands)
