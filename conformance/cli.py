@@ -385,6 +385,7 @@ def cmd_corpus(args) -> int:
     others, never the end of the run (unless it is the only file: exit 2); a file without checks
     tests that its program runs (what it returns is judged); a program whose @main takes
     arguments is checked differentially (conformance/check.py)."""
+    from conformance.check import check_program
     from conformance.corpus import iter_file_results, read_test_file
     from conformance.run import Progress
     from reports.results import FAILING
@@ -411,7 +412,7 @@ def cmd_corpus(args) -> int:
 
     def work(on_result):
         for path, results in iter_file_results(files, backend, jobs=args.jobs, timeout=args.timeout,
-                                               out_dir=args.out):
+                                               out_dir=args.out, check=check_program):
             for r in results:
                 on_result(r)
             worst = next((r.status for r in results if r.status in FAILING), results[0].status)
@@ -775,7 +776,7 @@ def cmd_exhaustive(args) -> int:
 
 
 def cmd_collectives(args) -> int:
-    from conformance.grid_run import run_coverage
+    from conformance.grid_coverage import run_coverage
 
     from generators.collectives import STRATEGIES
 

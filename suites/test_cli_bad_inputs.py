@@ -71,8 +71,6 @@ CASES = [
     ("eval-out-no-folder", "eval {negate} --inputs {good} --out {tmp}/no/such/out.npz", "does not exist"),
     ("corpus-binary", "corpus {binary} --backend oracle --out {tmp}/c1 --quiet", "binary.mlir: not a text file"),
     ("corpus-empty", "corpus {empty} --backend oracle --out {tmp}/c1 --quiet", "empty.mlir: empty file"),
-    ("corpus-plain-program", "corpus {negate} --backend oracle --out {tmp}/c1 --quiet",
-     "negate.mlir: no check.* op or @check.* call: not a test file"),
     ("corpus-no-mlir", "corpus {no_mlir} --backend oracle --out {tmp}/c1 --quiet", "no_mlir: no .mlir file"),
     ("corpus-missing", "corpus {tmp}/nope --backend oracle --out {tmp}/c1 --quiet", "nope: no such file or folder"),
     ("report-json-list", "report {list} --html {tmp}/r.html", "list.json: not a results file (a JSON list"),
