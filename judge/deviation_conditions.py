@@ -957,3 +957,23 @@ CONDITIONS.update({
     "narrow_integer_top_bit": narrow_integer_top_bit,
     "clamp_min_above_max": clamp_min_above_max,
 })
+
+
+# the findings of `shlo-conform check` on the JAX programs (issue 22)
+
+def multiply_of_a_product_by_constant(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
+    """A float multiply (c1 * x) * c2: one operand a multiply by a value the constant folder knows
+    (c1), the other (c2) known to it too (a compiler that reassociates it into x * (c1 * c2)
+    rounds a different product)."""
+    if op.name != "stablehlo.multiply" or len(op.operands) != 2:
+        return False
+    for product, other in (op.operands, op.operands[::-1]):
+        producer = _producer(product, preceding)
+        if (producer is not None and producer.name == "stablehlo.multiply" and _folds_to_constant(other, preceding)
+                and any(_folds_to_constant(v, preceding) for v in producer.operands)):
+            return True
+    return False
+
+
+CONDITIONS["multiply_of_a_product_by_constant"] = multiply_of_a_product_by_constant
+PROGRAM_CONDITIONS = PROGRAM_CONDITIONS | {"multiply_of_a_product_by_constant"}

@@ -110,3 +110,48 @@ def test_equal_keys_are_the_comparators_not_the_bits():
     unstable = oracle.ir.Op(sort.name, sort.operands, sort.results,
                             {**sort.attributes, "is_stable": oracle.ir.BoolAttr(False)}, sort.regions)
     assert not stable_sort_with_equal_keys(unstable, operands)
+
+
+# ------------------------------------------------------------ item 1: XLA reassociates (x * c1) * c2
+
+def _culprit_and_preceding(text: str) -> tuple:
+    """(the last op before the return of @main, the ops before it)."""
+    ops = oracle.parse_module(text).main.ops
+    return ops[-2], ops[:-2]
+
+
+def _product_program(inner: str, outer: str) -> str:
+    return f"""func.func @main(%x: tensor<4xf64>, %y: tensor<4xf64>) -> tensor<4xf64> {{
+  %c1 = stablehlo.constant dense<1.4142135623730951> : tensor<f64>
+  %b1 = stablehlo.broadcast_in_dim %c1, dims = [] : (tensor<f64>) -> tensor<4xf64>
+  %c2 = stablehlo.constant dense<0.21081851067789195> : tensor<4xf64>
+  %a = stablehlo.multiply {inner} : tensor<4xf64>
+  %r = stablehlo.multiply {outer} : tensor<4xf64>
+  return %r : tensor<4xf64>
+}}"""
+
+
+@pytest.mark.parametrize("inner, outer, holds", [
+    ("%b1, %x", "%a, %c2", True),    # (c1 * x) * c2, c1 a broadcast scalar constant
+    ("%x, %b1", "%c2, %a", True),    # either operand order
+    ("%x, %y", "%a, %c2", False),    # the inner product has no constant
+    ("%b1, %x", "%a, %y", False),    # the outer factor is no constant
+    ("%b1, %x", "%a, %a", False),
+])
+def test_multiply_of_a_product_by_constant(inner, outer, holds):
+    from judge.deviation_conditions import triggered
+
+    op, preceding = _culprit_and_preceding(_product_program(inner, outer))
+    assert ("multiply_of_a_product_by_constant" in triggered(op, [np.ones(4)] * 2, preceding)) is holds
+
+
+def test_reassociated_product_is_xlas_known_deviation_only_under_its_condition():
+    from judge.known_deviations import known_deviation
+
+    when = ("multiply_of_a_product_by_constant",)
+    for backend in ("xla", "xla-fast", "xla-folded", "xla-gpu"):
+        assert known_deviation(backend, "stablehlo.multiply", "f64", "mismatch", when) is not None
+        assert known_deviation(backend, "stablehlo.multiply", "f64", "mismatch", ()) is None
+    # by hand: x = 0.1, fl(fl(x * c1) * c2) = 0.029814239699997202, XLA's fl(x * fl(c1 * c2)) one ULP below
+    x, c1, c2 = np.float64(0.1), np.float64(1.4142135623730951), np.float64(0.21081851067789195)
+    assert (x * c1) * c2 == 0.029814239699997202 and x * (c1 * c2) == np.nextafter(0.029814239699997202, 0)
