@@ -33,6 +33,7 @@ import oracle
 from judge.known_deviations import deviation_for_case
 from judge.verdict import replay_command
 from oracle import ir
+from oracle.custom_calls import target_domain
 from oracle.errors import MlirError
 from oracle.evaluator import TOKEN_VALUE
 from oracle.refine import ANY_SIZE, RefinementError, polymorphism, refine
@@ -279,13 +280,24 @@ def positive_arguments(module: ir.Module) -> frozenset[int]:
     """The arguments of @main that feed an op whose record has a positive domain (log, sqrt,
     rsqrt, power, chlo.lgamma, ...), directly or through ops that keep their values
     (VALUE_PRESERVING); calls are inlined first."""
+    return _feeding(module, lambda op: getattr(oracle.lookup(op.name), "domain", "") == "positive")
+
+
+def finite_arguments(module: ir.Module) -> frozenset[int]:
+    """The arguments of @main that feed a custom_call whose target takes finite inputs only
+    (oracle.custom_calls TARGET_DOMAINS: LAPACK's SVD may never return on inf / NaN)."""
+    oracle.lookup("stablehlo.custom_call")  # loads the op families, which register the targets (LAPACK's too)
+    return _feeding(module, lambda op: target_domain(op) == "finite")
+
+
+def _feeding(module: ir.Module, wanted) -> frozenset[int]:
+    """The arguments of @main that reach an op ``wanted`` holds for, directly or through VALUE_PRESERVING ops."""
     main = inline_calls(module).main
     producer = {r: op for op in main.ops for r in op.results}
     index = {a: i for i, a in enumerate(main.arguments)}
     out = set()
     for op in main.ops:
-        info = oracle.lookup(op.name)
-        if info is None or info.domain != "positive":
+        if not wanted(op):
             continue
         for v in op.operands:
             while v in producer and producer[v].name in VALUE_PRESERVING:
@@ -299,8 +311,8 @@ def draw_inputs(module: ir.Module, kind: str, seed: int) -> list:
     """One input set of ``kind`` (INPUT_KINDS) for @main's arguments."""
     from generators.random_programs import mild_inputs
 
-    positive = positive_arguments(module)
-    if kind == "mild":
+    positive, finite = positive_arguments(module), finite_arguments(module)
+    if kind == "mild":  # (finite already)
         return mild_inputs(module, seed, positive)
     rng = np.random.default_rng(seed)
     out = []
@@ -311,15 +323,30 @@ def draw_inputs(module: ir.Module, kind: str, seed: int) -> list:
         elif not isinstance(t, TensorType):
             raise ProgramError(f"@main's argument {i} is {t}: only tensors and tokens are drawn")
         elif kind == "special values":
-            out.append(_special_tensor(t, i in positive, rng))
+            out.append(_special_tensor(t, i in positive, rng, i in finite))
         else:
-            out.append(_edge_tensor(t, i in positive, _seed(seed, i)))
+            out.append(_finite(_edge_tensor(t, i in positive, _seed(seed, i))) if i in finite else
+                       _edge_tensor(t, i in positive, _seed(seed, i)))
     return out
 
 
-def _special_tensor(t: TensorType, positive: bool, rng) -> np.ndarray:
+def _finite_mask(x: np.ndarray) -> np.ndarray:
+    """Where ``x`` is neither inf nor NaN (narrow floats included)."""
+    if x.dtype.kind not in "fcV":
+        return np.ones(x.shape, bool)
+    with np.errstate(invalid="ignore"):
+        return np.isfinite(x.astype(np.complex128 if x.dtype.kind == "c" else np.float64))
+
+
+def _finite(x: np.ndarray) -> np.ndarray:
+    """``x`` with its inf / NaN elements replaced by 0."""
+    return np.where(_finite_mask(x), x, np.zeros((), x.dtype)).astype(x.dtype)
+
+
+def _special_tensor(t: TensorType, positive: bool, rng, finite: bool = False) -> np.ndarray:
     """The element type's special values (generators.tensors.special_values) in a random order,
-    repeated to fill the shape; only the non-negative ones for a positive-domain argument."""
+    repeated to fill the shape; only the non-negative ones for a positive-domain argument, only
+    the finite ones for a finite-domain one."""
     from generators.tensors import special_values
 
     et = t.element_type
@@ -332,6 +359,8 @@ def _special_tensor(t: TensorType, positive: bool, rng) -> np.ndarray:
             with np.errstate(invalid="ignore"):  # (NaN payloads of the narrow types)
                 real = np.real(values).astype(np.float64) if et.is_complex else values.astype(np.float64)
             values = values[(real > 0) | ((real == 0) & ~np.signbit(real))]
+        if finite:
+            values = values[_finite_mask(values)]
     return np.resize(rng.permutation(values), t.shape).astype(values.dtype)
 
 

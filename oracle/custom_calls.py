@@ -29,18 +29,29 @@ from .verdicts import PropertyVerdict
 CustomCallTarget = Callable[..., list]
 
 TARGETS: dict[str, CustomCallTarget] = {}
+#: target name -> the input domain drawn for its operands ("finite": never inf / NaN, for a
+#: target that may not return on them); targets not listed take any value.
+TARGET_DOMAINS: dict[str, str] = {}
 #: target name -> judge(expected, actual, inputs, op) -> PropertyVerdict
 JUDGES: dict[str, Callable[..., "PropertyVerdict"]] = {}
 
 
-def custom_call_target(name: str):
-    """Decorator: register ``fn`` as the oracle's implementation of custom_call target ``name``."""
+def custom_call_target(name: str, domain: str = ""):
+    """Decorator: register ``fn`` as the oracle's implementation of custom_call target ``name``
+    (``domain``: what inputs drawn for it respect, TARGET_DOMAINS)."""
     def decorate(fn: CustomCallTarget) -> CustomCallTarget:
         if name in TARGETS:
             raise ValueError(f"custom_call target {name!r} registered twice")
         TARGETS[name] = fn
+        if domain:
+            TARGET_DOMAINS[name] = domain
         return fn
     return decorate
+
+
+def target_domain(op) -> str:
+    """The input domain of a custom_call op's target ("" for any value, or another op)."""
+    return TARGET_DOMAINS.get(op.attr("call_target_name", ""), "") if op.name == "stablehlo.custom_call" else ""
 
 
 def custom_call_compare(name: str):

@@ -227,3 +227,25 @@ def test_geev_bound_covers_a_matrix_lapack_balances():
     wrong = vr.copy()
     wrong[:, 0] = vr[:, 1]
     assert _judged(op, b, [w, np.zeros_like(vr), wrong, info]).status == "mismatch"
+
+
+# ------------------------------------------------------------ item 6: LAPACK's SVD gets finite inputs only
+
+SVD_PROGRAM = """func.func @main(%a: tensor<3x3xf64>, %b: tensor<256xf64>) -> (tensor<3xf64>, tensor<256xf64>) {
+  %t = stablehlo.transpose %a, dims = [1, 0] : (tensor<3x3xf64>) -> tensor<3x3xf64>
+  %r:5 = stablehlo.custom_call @lapack_dgesdd_ffi(%t) {mhlo.backend_config = {mode = 83 : ui8}} : (tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3xf64>, tensor<3x3xf64>, tensor<3x3xf64>, tensor<i32>)
+  return %r#1, %b : tensor<3xf64>, tensor<256xf64>
+}"""
+
+
+def test_arguments_feeding_lapack_svd_are_drawn_finite():
+    from conformance.check import INPUT_KINDS, draw_inputs, finite_arguments
+
+    module = oracle.parse_module(SVD_PROGRAM)
+    assert finite_arguments(module) == {0}  # through the transpose; %b feeds no SVD
+    for kind in INPUT_KINDS:
+        for seed in range(4):
+            a, _ = draw_inputs(module, kind, seed)
+            assert np.isfinite(a).all(), (kind, seed)
+    special_b = [draw_inputs(module, "special values", seed)[1] for seed in range(2)]
+    assert any(not np.isfinite(b).all() for b in special_b)  # other arguments keep inf / NaN
