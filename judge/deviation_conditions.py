@@ -977,3 +977,18 @@ def multiply_of_a_product_by_constant(op: ir.Op, operands: Sequence, preceding: 
 
 CONDITIONS["multiply_of_a_product_by_constant"] = multiply_of_a_product_by_constant
 PROGRAM_CONDITIONS = PROGRAM_CONDITIONS | {"multiply_of_a_product_by_constant"}
+
+
+def contraction_operand(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
+    """A float add / subtract one of whose operands a dot_general or convolution computes (a
+    compiler that starts the contraction's accumulator at the other operand -- a bias folded into
+    the matrix product -- rounds the sum once per partial sum, not once at the end)."""
+    if op.name not in ("stablehlo.add", "stablehlo.subtract"):
+        return False
+    return any((p := _producer(v, preceding)) is not None and p.name in ("stablehlo.dot_general",
+                                                                          "stablehlo.convolution")
+               for v in op.operands)
+
+
+CONDITIONS["contraction_operand"] = contraction_operand
+PROGRAM_CONDITIONS = PROGRAM_CONDITIONS | {"contraction_operand"}

@@ -249,3 +249,21 @@ def test_arguments_feeding_lapack_svd_are_drawn_finite():
             assert np.isfinite(a).all(), (kind, seed)
     special_b = [draw_inputs(module, "special values", seed)[1] for seed in range(2)]
     assert any(not np.isfinite(b).all() for b in special_b)  # other arguments keep inf / NaN
+
+
+# ------------------------------------------------------------ item 3: a bias folded into a matrix product
+
+DOT_ADD = """func.func @main(%x: tensor<4x16xf32>, %w: tensor<16x4xf32>, %b: tensor<4xf32>) -> tensor<4x4xf32> {
+  %d = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<4x16xf32>, tensor<16x4xf32>) -> tensor<4x4xf32>
+  %e = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<4xf32>) -> tensor<4x4xf32>
+  %r = stablehlo.add %OPERAND, %e : tensor<4x4xf32>
+  return %r : tensor<4x4xf32>
+}"""
+
+
+@pytest.mark.parametrize("operand, holds", [("d", True), ("e", False)])
+def test_contraction_operand(operand, holds):
+    from judge.deviation_conditions import triggered
+
+    op, preceding = _culprit_and_preceding(DOT_ADD.replace("%OPERAND", f"%{operand}"))
+    assert ("contraction_operand" in triggered(op, [np.ones((4, 4), np.float32)] * 2, preceding)) is holds
