@@ -262,3 +262,28 @@ def test_operands_below_a_narrower_result_types_normal_range_may_vanish_when_con
 
     assert judged([[np.nan, 0], [-np.inf, 5]]) == "implementation-defined"
     assert judged([[np.nan, 0], [-np.inf, 4]]) == "mismatch"
+
+
+def test_an_infinite_exact_result_in_a_type_without_infinity_is_implementation_defined():
+    """bf16 operands, an f6E3M2FN result (no inf, no NaN): inf * 0.328125 is exactly +inf, which
+    the result type cannot hold (convert into it: implementation-defined), so the element is not
+    compared (stablehlo-ref returns 0, the oracle's rounding saturates to 28); 1 * 3 = 3 still is."""
+    import ml_dtypes
+
+    from judge.verdict import Traits, judge_program
+    from oracle import parse_module
+
+    module = parse_module("""
+    func.func @main(%a: tensor<2xbf16>, %b: tensor<2xbf16>) -> tensor<2xf6E3M2FN> {
+      %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0],
+        rhs_batching_dimensions = [0]>} : (tensor<2xbf16>, tensor<2xbf16>) -> tensor<2xf6E3M2FN>
+      func.return %0 : tensor<2xf6E3M2FN>
+    }""")
+    inputs = [np.array([np.inf, 1], ml_dtypes.bfloat16), np.array([0.328125, 3], ml_dtypes.bfloat16)]
+
+    def judged(values):
+        return judge_program(module, inputs, [np.array(values, ml_dtypes.float6_e3m2fn)], traits=Traits()).status
+
+    assert judged([0, 3]) == "implementation-defined"
+    assert judged([28, 3]) == "implementation-defined"
+    assert judged([0, 12]) == "mismatch"   # (4 is within the bound: converting to f6E3M2FN first is allowed)

@@ -340,7 +340,11 @@ def _component_bound(x, S, own, n: int, num: DotNumerics, result: ElementType) -
         threshold = float(fi.max) * (1 + u_res)  # from here on results round to infinity
         near_overflow = np.isfinite(x) & (ax + total >= threshold) & (ax - total < threshold)
         unbounded = ~np.isfinite(total) & np.isfinite(x)
-        return np.where(order_overflow | near_overflow | unbounded, np.nan, total)
+        # an exact infinity (NaN) the result type cannot hold (f6 / f4, f8E4M3FN, FNUZ): its value
+        # is implementation-defined, as convert's into such a type (convert_unrepresentable)
+        kind = result if result.is_float else result.component
+        unrepresentable = (np.isinf(x) & (not kind.has_infinity)) | (np.isnan(x) & (not kind.has_nan))
+        return np.where(order_overflow | near_overflow | unbounded | unrepresentable, np.nan, total)
 
 
 def with_conversion_overflow(bound, L: np.ndarray, R: np.ndarray, operand: ElementType, result: ElementType):
