@@ -935,8 +935,19 @@ def complex_infinite_component(op: ir.Op, operands: Sequence) -> bool:
     return _some_complex_component(operands, lambda c, _: np.isinf(c))
 
 
+def unit_base_nan_exponent(op: ir.Op, operands: Sequence) -> bool:
+    """A float power with base +1 and a NaN exponent at some element (IEEE pow(+1, y) = 1 for
+    any y, even a NaN)."""
+    if op.mnemonic not in ("power", "broadcast_power") or len(_floats(operands)) != 2:
+        return False
+    with np.errstate(invalid="ignore"):
+        base, exponent = np.broadcast_arrays(*(np.asarray(x).astype(np.float64) for x in operands[:2]))
+    return bool(np.any((base == 1) & np.isnan(exponent)))
+
+
 CONDITIONS.update({
     "negative_sub_byte_operand": negative_sub_byte_operand,
+    "unit_base_nan_exponent": unit_base_nan_exponent,
     "remainder_quotient_overflows": remainder_quotient_overflows,
     "negative_zero_operand": negative_zero_operand,
     "digamma_near_pole": digamma_near_pole,

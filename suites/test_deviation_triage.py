@@ -235,3 +235,9 @@ def test_gather_every_dim_batching():
     assert holds("gather_every_dim_batching", every, *operands)
     assert not holds("gather_every_dim_batching", first_op(GATHER), np.zeros(5, np.float32),
                      np.zeros((1, 2, 1), np.int32))
+
+
+def test_unit_base_nan_exponent():
+    power = binary("stablehlo.power", "f64")
+    assert holds("unit_base_nan_exponent", power, np.array([1.0, 2, 2, 2]), np.array([np.nan, 1, 1, 1]))
+    assert not holds("unit_base_nan_exponent", power, np.array([-1.0, 2, 1, 2]), np.array([np.nan, np.nan, 1, 1]))
