@@ -39,6 +39,21 @@ UNBATCHABLE_WORDS = ("mhlo.num_", "token", "custom_call", "stablehlo.rng", "infe
 DYNAMIC = re.compile(r"[<x]\?|dynamic_(?!slice|update_slice)")
 
 
+#: The ops and the tensor types (their element types, shapes left out) a program's text names.
+_OP_NAME = re.compile(r"\b(?:stablehlo|chlo)\.\w+")
+_TENSOR_TYPE = re.compile(r"tensor<[^<>]*(?:<[^<>]*(?:<[^<>]*>[^<>]*)*>[^<>]*)*>")
+_DIMENSION = re.compile(r"(?<=[<x])(?:\d+|\?)x")
+
+
+def likeness(program: str) -> frozenset:
+    """What a program is made of, by its text: the ops and the element types of its tensors
+    (tensor<3x4xf32> and tensor<f32> alike).  A compiler that refused one program refuses most
+    programs alike (IREE refuses batch_norm_grad on every type, complex cbrt, ...), so they are
+    kept out of batches together (``compile_batch``, WorkerBackend.run_batch)."""
+    return frozenset(_OP_NAME.findall(program)) | frozenset(
+        _DIMENSION.sub("", t) for t in _TENSOR_TYPE.findall(program))
+
+
 def may_share_a_module(program: str) -> bool:
     """Whether a program can be compiled in one module with others (by its text, before any
     parsing): none of ``UNBATCHABLE_WORDS``, no dynamic shape.  Backends add their own
@@ -172,9 +187,11 @@ def compile_batch(texts: dict[int, str], compile_module, *, one_main: bool = Tru
     """Compile the programs ``texts`` (index -> MLIR text) as one module (``combine_mains``)
     with ``compile_module(text)``, which raises Rejected with the compiler's message.  A
     program that does not parse alone or carries module attributes is left out ("alone"); the
-    programs the compiler's message names (``programs_named``) are left out and the rest
-    compiled again, up to ``attempts`` compiles; then, or when the message names none, the
-    Rejected goes to the caller (the batch fails as a whole and is split)."""
+    programs the compiler's message names (``programs_named``), and those made alike
+    (``likeness``: a compiler stopping at its first error would name them one compile at a
+    time), are left out and the rest compiled again, up to ``attempts`` compiles; then, or when
+    the message names none, the Rejected goes to the caller (the batch fails as a whole and is
+    split)."""
     left_out = dict(left_out or {})
     for k, text in texts.items():
         if k in left_out:
@@ -195,7 +212,8 @@ def compile_batch(texts: dict[int, str], compile_module, *, one_main: bool = Tru
             named = programs_named(str(e), first_lines)
             if not named or attempt + 1 == attempts:
                 raise
-            left_out.update((kept[i], LeftOut("alone")) for i in named)
+            refused = {likeness(texts[kept[i]]) for i in named}
+            left_out.update((k, LeftOut("alone")) for k in kept if likeness(texts[k]) in refused)
             continue
         return CompiledBatch(compiled, {k: (entry_name(i), types[i]) for i, k in enumerate(kept)}, left_out)
     raise AssertionError("unreachable")

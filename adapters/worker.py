@@ -54,6 +54,7 @@ from collections import OrderedDict
 import numpy as np
 
 from .base import RunResult, Rejected, decode_payload, encode_message, split_arrays
+from .batch import likeness
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -699,6 +700,7 @@ class WorkerBackend:
         self.batch_stats = {"batches": 0, "batched_cases": 0, "failed_batches": 0, "single_runs": 0}
         self._stats_lock = threading.Lock()
         self.batch_failures: list[str] = []  # why batches failed (for benchmarks and debugging)
+        self._refused: set[frozenset] = set()  # likeness of the batched programs refused alone
 
     def set_jobs(self, jobs: int) -> None:
         """Allow ``jobs`` concurrent callers (threads), one worker process each."""
@@ -748,7 +750,7 @@ class WorkerBackend:
         results: list[RunResult | None] = [None] * len(programs)
         batched = []
         for i, program in enumerate(programs):
-            if self.batch_size > 1 and self.batchable(program):
+            if self.batch_size > 1 and self.batchable(program) and likeness(program) not in self._refused:
                 batched.append(i)
             else:
                 results[i] = self._single(program, input_sets[i], timeout)
@@ -764,9 +766,18 @@ class WorkerBackend:
         self._count("single_runs")
         return self.run(program, inputs, timeout)
 
+    def _isolated(self, program, inputs, timeout) -> RunResult:
+        """A case of a batch, run alone: when it is refused, the programs made alike
+        (adapters.batch.likeness) stay out of later batches, where they would be refused too
+        and cost each batch another compile."""
+        result = self._single(program, inputs, timeout)
+        if result.status == "rejected" and likeness(program):
+            self._refused.add(likeness(program))
+        return result
+
     def _run_isolating(self, indices, programs, input_sets, timeout, results) -> None:
         if len(indices) == 1:
-            results[indices[0]] = self._single(programs[indices[0]], input_sets[indices[0]], timeout)
+            results[indices[0]] = self._isolated(programs[indices[0]], input_sets[indices[0]], timeout)
             return
         with self._client() as client:  # (a batch may take as long as a few cases alone)
             got, failure = client.run_batch([programs[i] for i in indices], [input_sets[i] for i in indices],
@@ -774,14 +785,14 @@ class WorkerBackend:
         self._count("batches")
         if got is not None:
             for i, r in zip(indices, got):  # "alone": the engine left it out of the module
-                results[i] = self._single(programs[i], input_sets[i], timeout) if r.status == "alone" else r
+                results[i] = self._isolated(programs[i], input_sets[i], timeout) if r.status == "alone" else r
             self._count("batched_cases", sum(r.status != "alone" for r in got))
             return
         self._count("failed_batches")
         self.batch_failures.append(f"{failure}: {getattr(client, 'last_batch_failure', '')}"[:300])
         if failure in ("crash", "timeout"):
             for i in indices:
-                results[i] = self._single(programs[i], input_sets[i], timeout)
+                results[i] = self._isolated(programs[i], input_sets[i], timeout)
             return
         half = len(indices) // 2
         self._run_isolating(indices[:half], programs, input_sets, timeout, results)

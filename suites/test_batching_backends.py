@@ -99,6 +99,10 @@ def test_iree_batch_names_its_refused_case_and_shares_one_module(name, fresh_cac
         # quantized program compiles, and is refused at the boundary as it is alone)
         assert stats == {"batches": 1, "batched_cases": 4, "failed_batches": 0, "single_runs": 1}, stats
         assert_like_alone(backend, programs, input_sets, batched)
+        # a sort alike (same op and types) now runs alone from the start, without a batch compile
+        again = backend.run_batch([ADD, SORT_LAST.replace("LT", "GT")], input_sets[:2])
+        assert [r.status for r in again] == ["ok", "rejected"]
+        assert backend.batch_stats["batches"] == 1 and backend.batch_stats["single_runs"] == 3
 
 
 @pytest.mark.skipif(not HAS_IREE, reason="IREE is not installed (pip install -e '.[iree]')")
@@ -245,6 +249,11 @@ def test_compile_batch_leaves_out_what_the_compiler_names():
     assert {k: name for k, (name, _) in batch.entries.items()} == {0: "c0_main", 1: "c1_main"}
     assert batch.entries[0][1] == (["tensor<3xf32>", "tensor<3xf32>"], ["tensor<3xf32>"])
     assert 'sym_name = "c1_main", sym_visibility = "public"' in seen[-1] and "@main" not in seen[-1]
+    # a compiler that stops at its first error: the programs alike the one it names go with it
+    alike = {0: ADD, 1: SORT_LAST, 2: SORT_LAST.replace("LT", "GT"), 3: NEGATE}
+    seen.clear()
+    batch = compile_batch(alike, compile_module, one_main=False)
+    assert len(seen) == 2 and set(batch.left_out) == {1, 2} and set(batch.entries) == {0, 3}
     with pytest.raises(Rejected):  # a message that names no program fails the batch
         compile_batch({0: ADD}, lambda text: (_ for _ in ()).throw(Rejected("failed to legalize 'arith.addf'")))
 
