@@ -24,6 +24,7 @@ import numpy as np
 from oracle import ir
 from oracle.errors import OracleError
 from oracle.evaluator import Context, run_ops
+from oracle.impl_defined_masks import convert_unrepresentable
 from oracle.numerics import is_subnormal, round_to
 
 __all__ = ["CONDITIONS", "PROGRAM_CONDITIONS", "triggered"]
@@ -1003,3 +1004,106 @@ def contraction_operand(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op
 
 CONDITIONS["contraction_operand"] = contraction_operand
 PROGRAM_CONDITIONS = PROGRAM_CONDITIONS | {"contraction_operand"}
+
+
+# --- conditions of the iree-llvm-cpu default-run triage (issue 25 item 3, h7) ----------------
+
+def _window_row_starts(shape: Sequence[int], starts: Sequence[int], sizes: Sequence[int]) -> np.ndarray:
+    """The row-major element offsets, in a tensor of ``shape``, at which the rows (runs along the
+    last dimension) of the window of ``sizes`` at ``starts`` begin; none for an empty window."""
+    if not shape or 0 in sizes:
+        return np.zeros(0, np.int64)
+    strides = np.cumprod((1,) + tuple(int(s) for s in shape[:0:-1]))[::-1]
+    offsets = np.zeros(1, np.int64)
+    for k in range(len(shape) - 1):
+        offsets = np.add.outer(offsets, (int(starts[k]) + np.arange(int(sizes[k]))) * int(strides[k])).ravel()
+    return offsets + int(starts[-1])
+
+
+def _clamped_starts(indices: Sequence, shape: Sequence[int], sizes: Sequence[int]) -> list[int]:
+    """dynamic_slice / dynamic_update_slice: clamp(0, start_indices, shape - sizes) of the index
+    VALUES (a ui64 start above 2**63 stays large)."""
+    return [min(max(int(np.asarray(i).item()), 0), int(d) - int(s)) for i, d, s in zip(indices, shape, sizes)]
+
+
+def sub_byte_unaligned_window(op: ir.Op, operands: Sequence) -> bool:
+    """A concatenate / dynamic_slice / dynamic_update_slice of a 2- or 4-bit type (packed 4 or 2
+    to a byte) where a row of the piece it moves starts inside a byte of the tensor holding it:
+    a concatenated operand's rows in the result, a slice's rows in the operand, an update's rows
+    in the result (ui4 rows of 2 elements at element offset 61)."""
+    et = _storage(_element_type(op.results[0])) if op.results else None
+    if (op.name not in ("stablehlo.concatenate", "stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice")
+            or et is None or getattr(et, "is_bool", False) or getattr(et, "bits", 8) >= 8):
+        return False
+    per_byte = 8 // et.bits
+    if op.name == "stablehlo.concatenate":
+        dim = int(op.attr("dimension"))
+        pieces, at = [], 0
+        for x in operands:
+            shape = np.shape(x)
+            pieces.append(([at if k == dim else 0 for k in range(len(shape))], shape))
+            at += shape[dim]
+        whole = list(np.shape(operands[0]))
+        whole[dim] = at
+    elif op.name == "stablehlo.dynamic_slice":
+        whole, sizes = np.shape(operands[0]), list(op.attr("slice_sizes"))
+        pieces = [(_clamped_starts(operands[1:], whole, sizes), sizes)]
+    else:
+        whole, sizes = np.shape(operands[0]), np.shape(operands[1])
+        pieces = [(_clamped_starts(operands[2:], whole, sizes), sizes)]
+    return any(bool(np.any(_window_row_starts(whole, starts, sizes) % per_byte)) for starts, sizes in pieces)
+
+
+def float_to_sub_byte_unsigned_out_of_range(op: ir.Op, operands: Sequence) -> bool:
+    """A convert of a float to ui2 / ui4 with some element the destination cannot hold (NaN,
+    +-inf, a truncated value below 0 or above its max: convert's implementation-defined
+    elements), so its neighbours packed into the same word may be spoiled (-1 -> ui4 sets the
+    next element's bits too)."""
+    if op.name != "stablehlo.convert" or not _floats(operands[:1]):
+        return False
+    result_type = op.results[0].type
+    et = _storage(_element_type(op.results[0]))
+    if not (getattr(et, "is_unsigned", False) and et.bits < 8):
+        return False
+    return bool(np.any(convert_unrepresentable([np.asarray(operands[0])], {}, result_type)))
+
+
+def totalorder_nan_operand(op: ir.Op, operands: Sequence) -> bool:
+    """A compare with compare_type TOTALORDER and a NaN operand element (FNUZ types: the NaN has
+    the bit pattern of -0)."""
+    return (op.mnemonic in ("compare", "broadcast_compare") and "TOTALORDER" in str(op.attr("compare_type", ""))
+            and nan_operand(op, operands))
+
+
+def batch_norm_mean_dominates_variance(op: ir.Op, operands: Sequence) -> bool:
+    """batch_norm_training with a feature whose mean squared exceeds its variance (exact values of
+    the operand): a one-pass variance E[x**2] - E[x]**2 then cancels, losing at least one bit to
+    it and going negative (NaN from the square root) as the ratio grows, where the spec's
+    mean((x - mean)**2) stays non-negative."""
+    if op.name != "stablehlo.batch_norm_training" or not operands:
+        return False
+    x = np.asarray(operands[0])
+    fi = int(op.attr("feature_index"))
+    axes = tuple(d for d in range(x.ndim) if d != fi)
+    if x.size == 0 or not axes:
+        return False
+    with np.errstate(all="ignore"):
+        wide = x.astype(np.float64)
+        mean = wide.mean(axis=axes, keepdims=True)
+        variance = ((wide - mean) ** 2).mean(axis=axes)
+        return bool(np.any(np.squeeze(mean, axis=axes) ** 2 > variance))
+
+
+def expm1_small_operand(op: ir.Op, operands: Sequence) -> bool:
+    """exponential_minus_one with an operand element |x| < 2**-5, zeros included (computed as
+    exp(x) - 1, the subtraction cancels: measured beyond 20 eps for |x| <= 0.017)."""
+    return op.mnemonic == "exponential_minus_one" and _some_element(operands, lambda x, _: np.abs(x) < 2.0 ** -5)
+
+
+CONDITIONS.update({
+    "sub_byte_unaligned_window": sub_byte_unaligned_window,
+    "float_to_sub_byte_unsigned_out_of_range": float_to_sub_byte_unsigned_out_of_range,
+    "totalorder_nan_operand": totalorder_nan_operand,
+    "batch_norm_mean_dominates_variance": batch_norm_mean_dominates_variance,
+    "expm1_small_operand": expm1_small_operand,
+})
