@@ -39,19 +39,21 @@ UNBATCHABLE_WORDS = ("mhlo.num_", "token", "custom_call", "stablehlo.rng", "infe
 DYNAMIC = re.compile(r"[<x]\?|dynamic_(?!slice|update_slice)")
 
 
-#: The ops and the tensor types (their element types, shapes left out) a program's text names.
+#: The ops and the tensor types a program's text names, and what of a type ``likeness`` forgets:
+#: its shape, a quantized type's scale and zero point, which of the f8 types it is.
 _OP_NAME = re.compile(r"\b(?:stablehlo|chlo)\.\w+")
 _TENSOR_TYPE = re.compile(r"tensor<[^<>]*(?:<[^<>]*(?:<[^<>]*>[^<>]*)*>[^<>]*)*>")
-_DIMENSION = re.compile(r"(?<=[<x])(?:\d+|\?)x")
+_FORGOTTEN = re.compile(r"(?<=[<x])(?:\d+|\?)x|(?<=[<x]f8)E\w+|(?:(?<=:f\d\d)|(?<=:bf16))(?::\d+)?, [^>]*")
 
 
 def likeness(program: str) -> frozenset:
-    """What a program is made of, by its text: the ops and the element types of its tensors
-    (tensor<3x4xf32> and tensor<f32> alike).  A compiler that refused one program refuses most
-    programs alike (IREE refuses batch_norm_grad on every type, complex cbrt, ...), so they are
-    kept out of batches together (``compile_batch``, WorkerBackend.run_batch)."""
+    """What a program is made of, by its text: its ops and its tensors' element types, the
+    shapes, quantization parameters and f8 variants left out (tensor<3x4xf8E5M2> and
+    tensor<f8E4M3FN> alike).  A compiler that refused one program refuses most programs alike
+    (IREE: batch_norm_grad on every type, complex cbrt, ceil on f8 types, ...), so they are kept
+    out of batches together (``compile_batch``, WorkerBackend.run_batch)."""
     return frozenset(_OP_NAME.findall(program)) | frozenset(
-        _DIMENSION.sub("", t) for t in _TENSOR_TYPE.findall(program))
+        _FORGOTTEN.sub("", t) for t in _TENSOR_TYPE.findall(program))
 
 
 def may_share_a_module(program: str) -> bool:

@@ -270,3 +270,14 @@ def test_in_rounds_runs_a_repeated_program_once_per_input_set():
     answers = in_rounds(same_as, [0, 1], run_once)  # program 3 ("r") was left out
     assert calls == [[0, 1], [2, 1], [4, 1]]  # "q" repeats its first input set, unread
     assert answers == [("ok", "", [0]), ("ok", "", [1]), ("ok", "", [2]), None, ("ok", "", [4])]
+
+
+def test_likeness_forgets_shapes_quantization_parameters_and_the_f8_variant():
+    from adapters.batch import likeness
+
+    assert likeness(unary("ceil", "tensor<3x4xf8E5M2>")) == likeness(unary("ceil", "tensor<f8E4M3FN>"))
+    assert likeness(unary("negate", "tensor<3x!quant.uniform<i8:f32, 0.5:-3>>")) == \
+        likeness(unary("negate", "tensor<!quant.uniform<i8:f32, 2.0>>"))
+    different = [unary("ceil", "tensor<3xf32>"), unary("ceil", "tensor<3xf64>"), unary("floor", "tensor<3xf32>"),
+                 unary("ceil", "tensor<3xbf16>"), unary("negate", "tensor<3x!quant.uniform<i16:f32, 0.5>>")]
+    assert len({likeness(p) for p in different}) == len(different)
