@@ -153,3 +153,18 @@ def test_bias_folded_into_a_matrix_product_is_listed_only_after_a_contraction():
     assert known_deviation("iree-llvm-cpu", "stablehlo.add", "f32", "mismatch", ("contraction_operand",))
     assert known_deviation("iree-llvm-cpu", "stablehlo.add", "f32", "mismatch", ()) is None
     assert known_deviation("iree-vmvx", "stablehlo.add", "f32", "mismatch", ("contraction_operand",)) is None
+
+
+def test_tininess_before_rounding_is_listed_for_llvm_cpu_only_at_the_smallest_normal():
+    """llvm-cpu's 1.1754944e-38 * 0.99999994 = 0 (f32; bf16 through its f32 intermediate): the
+    product rounds to the smallest normal, so the flushed reading does not cover it."""
+    op = first_op("""func.func @main(%a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = "stablehlo.multiply"(%a, %b) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}""")
+    tiny = np.finfo(np.float32).tiny
+    at_the_edge = triggered(op, [np.full(2, tiny, np.float32), np.full(2, np.nextafter(np.float32(1), 0))])
+    ordinary = triggered(op, [np.full(2, 3, np.float32), np.full(2, 0.5, np.float32)])
+    for dtype in ("f32", "bf16"):
+        assert known_deviation("iree-llvm-cpu", "stablehlo.multiply", dtype, "mismatch", at_the_edge)
+        assert known_deviation("iree-llvm-cpu", "stablehlo.multiply", dtype, "mismatch", ordinary) is None
