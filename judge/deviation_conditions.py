@@ -946,8 +946,22 @@ def unit_base_nan_exponent(op: ir.Op, operands: Sequence) -> bool:
     return bool(np.any((base == 1) & np.isnan(exponent)))
 
 
+def complex_negative_zero_sum(op: ir.Op, operands: Sequence) -> bool:
+    """A complex add (subtract) with an element where a component is -0 in both operands (-0 in
+    the lhs and +0 in the rhs): the exact component sum is -0."""
+    parts = _complex_components(operands)
+    if op.mnemonic not in ("add", "subtract", "broadcast_add", "broadcast_subtract") or len(parts) != 2:
+        return False
+    (lr, li, _), (rr, ri, _) = parts
+    minus = op.mnemonic.endswith("subtract")
+    with np.errstate(invalid="ignore"):
+        return any(bool(np.any((a == 0) & np.signbit(a) & (b == 0) & (np.signbit(b) != minus)))
+                   for a, b in (np.broadcast_arrays(lr, rr), np.broadcast_arrays(li, ri)))
+
+
 CONDITIONS.update({
     "negative_sub_byte_operand": negative_sub_byte_operand,
+    "complex_negative_zero_sum": complex_negative_zero_sum,
     "unit_base_nan_exponent": unit_base_nan_exponent,
     "remainder_quotient_overflows": remainder_quotient_overflows,
     "negative_zero_operand": negative_zero_operand,

@@ -241,3 +241,12 @@ def test_unit_base_nan_exponent():
     power = binary("stablehlo.power", "f64")
     assert holds("unit_base_nan_exponent", power, np.array([1.0, 2, 2, 2]), np.array([np.nan, 1, 1, 1]))
     assert not holds("unit_base_nan_exponent", power, np.array([-1.0, 2, 1, 2]), np.array([np.nan, np.nan, 1, 1]))
+
+
+def test_complex_negative_zero_sum():
+    add, subtract = binary("stablehlo.add", "complex<f32>"), binary("stablehlo.subtract", "complex<f32>")
+    z = lambda *v: np.array(v, np.complex64)  # noqa: E731
+    minus_zero_imag = complex(1, -0.0)
+    assert holds("complex_negative_zero_sum", add, z(minus_zero_imag, 1, 1, 1), z(minus_zero_imag, 1, 1, 1))
+    assert not holds("complex_negative_zero_sum", add, z(minus_zero_imag, 1, 1, 1), z(1, 1, 1, 1))   # -0 + +0
+    assert holds("complex_negative_zero_sum", subtract, z(minus_zero_imag, 1, 1, 1), z(1, 1, 1, 1))  # -0 - +0
