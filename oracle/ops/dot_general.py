@@ -770,7 +770,8 @@ def cancelling_inputs(rng: np.random.Generator, et: ElementType, lhs_shape, rhs_
 def _full_range_integers(rng: np.random.Generator, et: ElementType, shape) -> np.ndarray:
     """Integers spread over the whole range of ``et``: half of the unsigned ones have the top bit
     set, which a backend that sign-extends unsigned operands into a wider result gets wrong."""
-    return rng.integers(int(et.min_value), int(et.max_value), shape, endpoint=True).astype(et.dtype)
+    wide = np.uint64 if int(et.min_value) == 0 else np.int64  # ui64's range is beyond int64's
+    return rng.integers(int(et.min_value), int(et.max_value), shape, dtype=wide, endpoint=True).astype(et.dtype)
 
 
 def draw_dot_inputs(draw, sig: Signature, lhs_axes, rhs_axes) -> list:
