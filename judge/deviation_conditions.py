@@ -547,11 +547,21 @@ def select_tie_with_last_dim_padding(op: ir.Op, operands: Sequence) -> bool:
     padding = np.asarray(op.attr("padding")).astype(np.int64).reshape(operand.ndim, 2)
     if not np.any(padding[-1] != 0):
         return False
-    window = tuple(int(w) for w in op.attr("window_dimensions"))
-    strides = tuple(int(s) for s in (op.attr("window_strides", None) or (1,) * operand.ndim))
     wide = operand.astype(np.complex128 if operand.dtype.kind == "c" else np.float64)
+    return _window_holds_equal_values(op, wide)
+
+
+def _window_holds_equal_values(op: ir.Op, wide: np.ndarray) -> bool:
+    """Two equal elements of ``wide`` (the operand widened) in one window of a select_and_scatter
+    (its window, strides and padding; padded elements are NaN, equal to nothing)."""
+    padding = np.asarray(op.attr("padding", None) if op.attr("padding", None) is not None
+                         else np.zeros((wide.ndim, 2))).astype(np.int64).reshape(wide.ndim, 2)
+    window = tuple(int(w) for w in op.attr("window_dimensions"))
+    strides = tuple(int(s) for s in (op.attr("window_strides", None) or (1,) * wide.ndim))
     padded = np.pad(wide, [(max(lo, 0), max(hi, 0)) for lo, hi in padding], constant_values=np.nan)  # NaN: no tie
     padded = padded[tuple(slice(max(-lo, 0), n - max(-hi, 0)) for (lo, hi), n in zip(padding, padded.shape))]
+    if any(w > n for w, n in zip(window, padded.shape)):
+        return False
     windows = np.lib.stride_tricks.sliding_window_view(padded, window)[tuple(slice(None, None, s) for s in strides)]
     ordered = np.sort(windows.reshape(-1, int(np.prod(window))), axis=-1)
     return bool(np.any(ordered[:, 1:] == ordered[:, :-1]))
@@ -1121,3 +1131,35 @@ CONDITIONS.update({
     "batch_norm_mean_dominates_variance": batch_norm_mean_dominates_variance,
     "expm1_small_operand": expm1_small_operand,
 })
+
+
+def select_and_scatter_window_tie(op: ir.Op, operands: Sequence) -> bool:
+    """select_and_scatter with two operand elements of one window equal, or for complex operands
+    with equal real parts (what the usual select bodies, compare of real(x), see): a select that
+    is not strict both ways (GE, LE) then breaks a tie, and which element wins depends on the
+    order of its arguments."""
+    if op.name != "stablehlo.select_and_scatter" or len(operands) < 2:
+        return False
+    operand = np.asarray(operands[0])
+    if operand.ndim == 0 or operand.size == 0:
+        return False
+    with np.errstate(invalid="ignore", over="ignore"):
+        if operand.dtype.kind == "c":
+            wide = operand.astype(np.complex128)
+            return _window_holds_equal_values(op, wide) or _window_holds_equal_values(op, wide.real)
+        return _window_holds_equal_values(op, operand.astype(np.float64))
+
+
+CONDITIONS["select_and_scatter_window_tie"] = select_and_scatter_window_tie
+
+
+def complex_component_ratio_0_58_to_0_67(op: ir.Op, operands: Sequence) -> bool:
+    """Some complex operand element with 0.58 <= |im| / |re| <= 0.67 (where llvm-cpu's
+    complex<f32> sqrt, through its f32 atan of im / re, loses up to 11 eps: measured
+    0.585 <= |im| / |re| <= 0.660 over 65536 points)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return any(bool(np.any((np.abs(im) >= 0.58 * np.abs(re)) & (np.abs(im) <= 0.67 * np.abs(re)) & (re != 0)))
+                   for re, im, _ in _complex_components(operands))
+
+
+CONDITIONS["complex_component_ratio_0_58_to_0_67"] = complex_component_ratio_0_58_to_0_67

@@ -168,3 +168,46 @@ def test_tininess_before_rounding_is_listed_for_llvm_cpu_only_at_the_smallest_no
     for dtype in ("f32", "bf16"):
         assert known_deviation("iree-llvm-cpu", "stablehlo.multiply", dtype, "mismatch", at_the_edge)
         assert known_deviation("iree-llvm-cpu", "stablehlo.multiply", dtype, "mismatch", ordinary) is None
+
+
+def select_and_scatter(t: str = "f32"):
+    return first_op(f"""func.func @main(%a: tensor<2x4x{t}>, %s: tensor<1x2x{t}>, %i: tensor<{t}>) -> tensor<2x4x{t}> {{
+  %0 = "stablehlo.select_and_scatter"(%a, %s, %i) ({{
+    ^bb0(%x: tensor<{t}>, %y: tensor<{t}>):
+      %c = "stablehlo.compare"(%x, %y) {{comparison_direction = #stablehlo<comparison_direction GE>}} : (tensor<{t}>, tensor<{t}>) -> tensor<i1>
+      "stablehlo.return"(%c) : (tensor<i1>) -> ()
+  }}, {{
+    ^bb0(%x: tensor<{t}>, %y: tensor<{t}>):
+      %r = "stablehlo.add"(%x, %y) : (tensor<{t}>, tensor<{t}>) -> tensor<{t}>
+      "stablehlo.return"(%r) : (tensor<{t}>) -> ()
+  }}) {{window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>}} : (tensor<2x4x{t}>, tensor<1x2x{t}>, tensor<{t}>) -> tensor<2x4x{t}>
+  return %0 : tensor<2x4x{t}>
+}}""")
+
+
+def test_select_and_scatter_window_tie():
+    op, source, init = select_and_scatter(), np.ones((1, 2), np.float32), np.float32(0)
+    # windows [[1, 2], [3, 4]] and [[5, 6], [7, 5]]: the second holds 5 twice
+    tie = np.array([[1, 2, 5, 6], [3, 4, 7, 5]], np.float32)
+    assert holds("select_and_scatter_window_tie", op, tie, source, init)
+    # equal values in different windows are no tie
+    apart = np.array([[1, 2, 5, 6], [3, 4, 7, 1]], np.float32)
+    assert not holds("select_and_scatter_window_tie", op, apart, source, init)
+    # complex: equal real parts tie (the select compares real(x))
+    complex_op = select_and_scatter("complex<f32>")
+    z = np.array([[1 - 2j, 2, 5, 6], [3, 1 + 1j, 7, 8]], np.complex64)
+    assert holds("select_and_scatter_window_tie", complex_op, z, source.astype(np.complex64), np.complex64(0))
+    z[1, 1] = 1.5 + 1j
+    assert not holds("select_and_scatter_window_tie", complex_op, z, source.astype(np.complex64), np.complex64(0))
+
+
+def test_complex_component_ratio_0_58_to_0_67():
+    op = first_op("""func.func @main(%a: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {
+  %0 = "stablehlo.sqrt"(%a) : (tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>>
+  return %0 : tensor<2xcomplex<f32>>
+}""")
+    # -6.3411336 + 4.1481924i: |im| / |re| = 0.654; 10 - 6i: 0.6; 1 + 1i: 1; 2 + 1i: 0.5; 1i: re = 0
+    assert holds("complex_component_ratio_0_58_to_0_67", op, np.array([-6.3411336 + 4.1481924j, 1 + 1j], np.complex64))
+    assert holds("complex_component_ratio_0_58_to_0_67", op, np.array([10 - 6j, 1 + 1j], np.complex64))
+    assert not holds("complex_component_ratio_0_58_to_0_67", op, np.array([1 + 1j, 2 + 1j], np.complex64))
+    assert not holds("complex_component_ratio_0_58_to_0_67", op, np.array([1j, 0], np.complex64))
