@@ -287,3 +287,33 @@ def test_an_infinite_exact_result_in_a_type_without_infinity_is_implementation_d
     assert judged([0, 3]) == "implementation-defined"
     assert judged([28, 3]) == "implementation-defined"
     assert judged([0, 12]) == "mismatch"   # (4 is within the bound: converting to f6E3M2FN first is allowed)
+
+
+def test_f64_products_overflowing_to_opposite_infinities_are_not_an_exact_nan():
+    """f64 (-inf, max, max) . (3.5, max, -2): the exact sum is -inf (one true infinity; max * max
+    and -2 * max are finite, just beyond f64), but float64 products overflow to +inf and -inf and
+    a plain sum gives NaN.  Which one comes out depends on the order and on fused multiply-adds
+    (iree-llvm-cpu's accumulator holds -inf and keeps it), so the element is not compared; the
+    row (1, 0, 1) . (3.5, max, -2) = 1.5 still is, and a sum with true infinities of both signs
+    or inf * 0 is an exact NaN, compared as such."""
+    from judge.verdict import Traits, judge_program
+    from oracle import parse_module
+
+    module = parse_module("""
+    func.func @main(%a: tensor<2x3xf64>, %b: tensor<3xf64>) -> tensor<2xf64> {
+      %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1],
+        rhs_contracting_dimensions = [0]>} : (tensor<2x3xf64>, tensor<3xf64>) -> tensor<2xf64>
+      func.return %0 : tensor<2xf64>
+    }""")
+    big = np.finfo(np.float64).max
+
+    def judged(a, b, values):
+        return judge_program(module, [np.array(a), np.array(b)], [np.array(values)], traits=Traits()).status
+
+    overflowing = ([[-np.inf, big, big], [1, 0, 1]], [3.5, big, -2.0])
+    assert judged(*overflowing, [-np.inf, 1.5]) == "implementation-defined"
+    assert judged(*overflowing, [np.nan, 1.5]) == "implementation-defined"
+    assert judged(*overflowing, [-np.inf, 2]) == "mismatch"
+    exact_nan = ([[np.inf, 1, 0], [np.inf, 1, 1]], [1.0, 1.0, -np.inf])  # inf * 0; inf - inf
+    assert judged(*exact_nan, [np.nan, np.nan]) == "pass"
+    assert judged(*exact_nan, [-np.inf, np.nan]) == "mismatch"

@@ -261,15 +261,43 @@ def _finite_abs(x: np.ndarray) -> np.ndarray:
         return np.where(np.isfinite(x), np.abs(x), 0.0)
 
 
+def _exact_non_finite(L: np.ndarray, R: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """``value`` where it is NaN only because float64 products of finite operands overflowed
+    (f64 operands: max * max is +inf, -2 * max is -inf, and they meet): the exact sum has no
+    NaN term (a NaN operand, inf * 0) and no true infinities of both signs, so it is the sign of
+    its true infinities (inf times a nonzero number), or finite beyond float64 (+inf stands for
+    it).  Either way the finite terms' sum S overflows, so the bound leaves the element to the
+    summation order (order_overflow in _component_bound): an FMA accumulator that already holds
+    -inf gives -inf, a plain sum NaN."""
+    nan = np.isnan(value)
+    if not nan.any():
+        return value
+
+    def some(a, b):  # (B,M,K) x (B,K,N) masks -> does some term k have a[k] and b[k]
+        return np.matmul(a.astype(np.float64), b.astype(np.float64)) > 0
+
+    with np.errstate(invalid="ignore"):
+        l_nan, r_nan = np.isnan(L), np.isnan(R)
+        l_inf, r_inf = np.isinf(L), np.isinf(R)
+        nan_term = (some(l_nan, np.ones(R.shape, bool)) | some(np.ones(L.shape, bool), r_nan)
+                    | some(l_inf, R == 0) | some(L == 0, r_inf))
+        positive = (some(l_inf & (L > 0), R > 0) | some(l_inf & (L < 0), R < 0)
+                    | some(L > 0, r_inf & (R > 0)) | some(L < 0, r_inf & (R < 0)))
+        negative = (some(l_inf & (L > 0), R < 0) | some(l_inf & (L < 0), R > 0)
+                    | some(L > 0, r_inf & (R < 0)) | some(L < 0, r_inf & (R > 0)))
+    exact_nan = nan_term | (positive & negative)
+    return np.where(nan & ~exact_nan, np.where(negative, -np.inf, np.inf), value)
+
+
 def _real_dot(L: np.ndarray, R: np.ndarray, compensated: bool, want_bound: bool):
     """float64 (B,M,K) x (B,K,N) -> (value, abs_sum, own_error)."""
     K = L.shape[2]
     with np.errstate(over="ignore", invalid="ignore"):
         plain = np.matmul(L, R)
-    value = plain
+    value = _exact_non_finite(L, R, plain)
     if compensated and K > 1:
         accurate = _dot2(L, R)
-        value = np.where(np.isfinite(accurate), accurate, plain)
+        value = np.where(np.isfinite(accurate), accurate, value)
     if not want_bound:
         return value, None, None
     with np.errstate(over="ignore"):
