@@ -180,7 +180,7 @@ class Terminated(KeyboardInterrupt):
 
 
 @contextlib.contextmanager
-def _stoppable():
+def stoppable():
     """SIGTERM stops the run like Ctrl-C (the caller's ``finally`` writes what finished).  Yields
     a dict whose "by" names the signal that arrived: a library may wrap the KeyboardInterrupt
     it raises (Hypothesis, in some phases) and the run must still end as stopped."""
@@ -189,14 +189,23 @@ def _stoppable():
     def stop(signum, frame):
         stopped["by"] = signum
         raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+    def quiet_when_swallowed(unraisable):
+        # The signal can land inside a callback whose exceptions Python cannot propagate (a gc
+        # callback, a __del__): Python prints it as "Exception ignored" with a traceback.  The
+        # stop is recorded in ``stopped`` and the next result ends the run, so say nothing.
+        if not (stopped.get("by") and isinstance(unraisable.exc_value, KeyboardInterrupt)):
+            previous_hook(unraisable)
+
     try:
         previous = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGINT)}
     except ValueError:  # not the main thread (a test calling main()): the signals stay as they were
         yield stopped
         return
+    previous_hook, sys.unraisablehook = sys.unraisablehook, quiet_when_swallowed
     try:
         yield stopped
     finally:
+        sys.unraisablehook = previous_hook
         for s, handler in previous.items():
             signal.signal(s, handler)
 
@@ -216,7 +225,7 @@ def _run_logged(args, backend, path: str, work, **meta):
             raise Terminated() if signals["by"] == signal.SIGTERM else KeyboardInterrupt()
 
     try:
-        with _stoppable() as signals:
+        with stoppable() as signals:
             work(on_result)
     except BaseException as e:
         if not (isinstance(e, KeyboardInterrupt) or signals.get("by")):
@@ -356,7 +365,7 @@ def cmd_certify(args) -> int:
     backend = _backend(args.backend)
     started = time.time()
     try:
-        with _stoppable():
+        with stoppable():
             summary = certify(backend, args.out, ops=ops, dtypes=dtypes,
                               max_examples=args.max_examples, seed=args.seed,
                               corpus=not args.no_corpus, spec=not args.no_spec, timeout=args.timeout,
@@ -691,7 +700,7 @@ def cmd_fuzz(args) -> int:
                                 exclude_dtypes=exclude_dtypes, include_known=args.include_known)
         except ValueError as e:
             raise UsageError(str(e)) from None
-        with _stoppable():  # SIGTERM like Ctrl-C: the campaign writes summary.json on its way out
+        with stoppable():  # SIGTERM like Ctrl-C: the campaign writes summary.json on its way out
             summary = campaign.run(minutes=args.minutes, max_programs=args.programs)
     except KeyboardInterrupt:
         print(f"\nINTERRUPTED: summary.json is up to date; run the same command again to continue the campaign "

@@ -164,3 +164,28 @@ def test_expect_known_accepts_listed_deviations_only():
     assert "New problems: 1 in 1 case(s)" in text and "1 case(s) in 1 listed deviation(s) of xla" in text
     assert "1. negate mismatch: " in text and "reproducer: /r/xla-neg" in text and "known-deviation" in text
     assert "exit code 1: 1 new problem(s) in 1 case(s)" in text
+
+
+def test_a_signal_landing_in_a_gc_callback_stops_quietly(monkeypatch):
+    """A signal handled inside a gc callback (Hypothesis registers one) cannot raise through it:
+    Python would print "Exception ignored ... Traceback".  The stop is still recorded, silently."""
+    import gc
+    import os
+    import signal
+    import sys
+    from conformance.cli import stoppable
+
+    printed = []
+    monkeypatch.setattr(sys, "unraisablehook", printed.append)  # (what Python would print)
+    fired = []
+    def send_sigterm_once(phase, info):
+        if phase == "start" and not fired:
+            fired.append(True)
+            os.kill(os.getpid(), signal.SIGTERM)
+    with stoppable() as stopped:
+        gc.callbacks.append(send_sigterm_once)
+        try:
+            gc.collect()
+        finally:
+            gc.callbacks.remove(send_sigterm_once)
+    assert fired and stopped.get("by") == signal.SIGTERM and not printed
