@@ -1,0 +1,548 @@
+"""Program-level allowances: how far ANY conforming implementation's outputs of a whole
+program may be from the oracle's, element by element (issue 23).
+
+Where the backend cannot be re-run (a corpus file's golden, computed by some implementation
+long ago), replay judging cannot attribute a difference to one op.  Instead each op's own
+allowance is carried forward through the ops after it, on the oracle's exact values (a
+running error analysis, vectorized over whole tensors): a per-element absolute bound ``b``
+such that every conforming implementation's value ``v~`` of a value ``v`` has
+``|v~ - v| <= b`` (complex: on the modulus, so on each part too).
+
+* A bound is a float64 array of the value's shape.  NaN = *open*: the spec lets the element
+  be anything a conforming implementation computes from inputs inside their bounds (a
+  predicate or an index the inputs' bounds may flip, an order-dependent overflow, an
+  implementation-defined element); NaN propagates through the arithmetic below by itself.
+* A value no rule bounds is *unknown* (``ProgramBounds.unknown``: the op and why), and so is
+  every value computed from it: never a silent pass.
+* A bound larger than the value's magnitude (or infinite: cancellation, a domain edge inside
+  the interval) is *loose*: ``ProgramBounds.loose`` names the first op where it became so.
+
+Rules, per op (``b_x``: the bound of operand x, ``z``: the oracle's result):
+
+* operands exact (all bounds 0): the op's own allowance, as ``judge_op`` applies it -- its
+  record's ``error_bound`` (dot_general, reduce, reduce_window: gamma_n-type bounds for any
+  order) or its tolerance row as an absolute bound at ``|z|``; exact ops give 0;
+* data movement (reshape, transpose, slice, pad, gather, ...): the op applied to the bounds
+  (the bound moves with the data); index operands must be exact, else the result is open;
+* add / subtract: b_a + b_b; multiply: |a| b_b + |b| b_a + b_a b_b; divide:
+  (b_a |b| + |a| b_b) / (|b| (|b| - b_b)); negate, abs, real, imag, convert: b_a;
+  maximum, minimum, clamp: the largest operand bound (1-Lipschitz);
+* element-wise transcendentals: the largest change of f over [x - b, x + b] (|sin'| <= 1;
+  monotone functions at both ends, in float64; complex sine / cosine / exponential through a
+  bound of |f'| on the disc); an interval leaving the domain makes the bound infinite;
+* reduce / reduce_window with an add, maximum or minimum body: the op applied to the bounds
+  (a sum of the terms' bounds, the largest of them); dot_general: |A| . b_B + b_A . |B| +
+  b_A . b_B;
+* select: the chosen branch's bound (open where the predicate is); compare: exact unless the
+  operands' bounds reach across each other (open there); integer results of element-wise
+  ops: exact where the operands are, else open.
+
+Every rule that rounds adds its own allowance at the perturbed magnitude m = |z| + p (p the
+propagated bound): the op's allowance evaluated on operands moved away from zero by their
+bounds (the error models are monotone in the terms' magnitudes; an element that may change
+sign is tried on both sides), or its tolerance row at m, plus one unit in the last place at m
+for the two roundings (of the exact result at the perturbed and at the exact operands).
+
+Layer: judge; imports ``oracle`` and ``judge.compare`` / ``judge.tolerance`` only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import oracle
+from oracle import ir
+from oracle.errors import OracleError
+from oracle.evaluator import Context, run_ops
+from oracle.impl_defined import op_masks
+from oracle.types import TensorType, element_type
+
+from .compare import Comparison, compare
+from .tolerance import Tolerance, tolerance_for
+
+__all__ = ["ProgramBounds", "GoldenVerdict", "program_bounds", "judge_golden"]
+
+_F64 = element_type("f64")
+#: float64 sums of many bounds round too: every propagated bound is enlarged by this factor
+_SLACK = 1 + 2.0 ** -30
+#: an infinite bound entering a product is this large instead (0 * inf would be NaN: open)
+_BIG = 1e300
+
+MOVEMENT = frozenset(f"stablehlo.{n}" for n in (
+    "reshape", "transpose", "broadcast_in_dim", "slice", "concatenate", "pad", "reverse", "gather",
+    "dynamic_slice", "dynamic_update_slice", "optimization_barrier"))
+#: movement ops whose operands from this position on are indices (exact, or the result is open)
+_INDEX_FROM = {"stablehlo.gather": 1, "stablehlo.dynamic_slice": 1, "stablehlo.dynamic_update_slice": 2}
+#: element-wise ops whose bound is the largest of their operands' (1-Lipschitz in each)
+_LIPSCHITZ_ONE = frozenset({"stablehlo.negate", "stablehlo.abs", "stablehlo.real", "stablehlo.imag",
+                            "stablehlo.convert", "stablehlo.maximum", "stablehlo.minimum", "stablehlo.clamp"})
+_REAL_MONOTONE = {  # f, and its domain: (lowest, lowest allowed?)
+    "stablehlo.exponential": (np.exp, None), "stablehlo.exponential_minus_one": (np.expm1, None),
+    "stablehlo.tanh": (np.tanh, None), "stablehlo.logistic": (lambda x: 0.5 + 0.5 * np.tanh(0.5 * x), None),
+    "stablehlo.cbrt": (np.cbrt, None), "stablehlo.log": (np.log, (0.0, False)),
+    "stablehlo.log_plus_one": (np.log1p, (-1.0, False)), "stablehlo.sqrt": (np.sqrt, (0.0, True)),
+    "stablehlo.rsqrt": (lambda x: 1 / np.sqrt(x), (0.0, False)),
+}
+_SINE_LIKE = frozenset({"stablehlo.sine", "stablehlo.cosine"})
+_ELEMENTWISE_INTEGER_OK = frozenset(f"stablehlo.{n}" for n in (
+    "add", "subtract", "multiply", "negate", "abs", "and", "or", "xor", "not", "maximum", "minimum", "select",
+    "clamp", "shift_left", "shift_right_logical", "shift_right_arithmetic", "is_finite", "sign", "popcnt",
+    "count_leading_zeros", "convert", "compare", "divide", "remainder"))
+
+
+class NoRule(Exception):
+    """No rule bounds this op on these operands."""
+
+
+@dataclass
+class ProgramBounds:
+    """``program_bounds``' answer, keyed by the program's Values (module docstring)."""
+    bounds: dict = field(default_factory=dict)   # Value -> float64 array (NaN: open)
+    unknown: dict = field(default_factory=dict)  # Value -> why no rule bounds it
+    loose: dict = field(default_factory=dict)    # Value -> the op where its bound first exceeded the value
+
+    def of(self, value) -> np.ndarray | None:
+        return None if value in self.unknown else self.bounds.get(value)
+
+
+# ------------------------------------------------------------------------- helpers
+
+def _is_tensor(value) -> bool:
+    return isinstance(getattr(value, "type", None), TensorType)
+
+
+def _kind(value):
+    et = value.type.element_type
+    return et.storage_type if getattr(et, "is_quantized", False) else et
+
+
+def _inexact(value) -> bool:
+    et = _kind(value)
+    return et.is_float or et.is_complex
+
+
+def _wide(x) -> np.ndarray:
+    x = np.asarray(x)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return x.astype(np.complex128 if np.iscomplexobj(x) else np.float64)
+
+
+def _magnitude(x) -> np.ndarray:
+    return np.abs(_wide(x))
+
+
+def _is_float_array(x) -> bool:
+    return np.asarray(x).dtype.kind in "fcV"  # (ml_dtypes' narrow floats are kind V)
+
+
+def _zero(bound) -> bool:
+    return bound is not None and not np.any(np.asarray(bound) != 0)  # NaN != 0: not zero
+
+
+def ulp_at(m, et) -> np.ndarray:
+    """A unit in the last place of ``et`` (complex: its parts) at magnitudes up to ``m``."""
+    ct = et.component if et.is_complex else et
+    fi = ct.finfo
+    nmant = int(fi.nmant)
+    tiny = float(fi.smallest_subnormal)
+    m = np.asarray(m, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        exponent = np.floor(np.log2(np.maximum(m, float(fi.smallest_normal))))
+        return np.where(np.isfinite(m), np.maximum(np.exp2(exponent - nmant), tiny), np.inf)
+
+
+def row_bound(tolerance: Tolerance, m, et) -> np.ndarray:
+    """The largest |error| a tolerance row allows at magnitudes up to ``m`` (any of its bounds
+    may be the one that holds, so a conforming value may be off by the largest)."""
+    m = np.asarray(m, dtype=np.float64)
+    out = np.zeros(m.shape)
+    if tolerance.ulp:
+        step = ulp_at(m, et)
+        out = np.maximum(out, tolerance.ulp * ulp_at(m + tolerance.ulp * step, et))
+    if tolerance.rel:
+        out = np.maximum(out, tolerance.rel * m)
+    if tolerance.abs:
+        out = np.maximum(out, tolerance.abs)
+    return out
+
+
+def _row_of(op: ir.Op, result) -> Tolerance:
+    operand_types = [v.type.element_type for v in op.operands if _is_tensor(v)]
+    return tolerance_for(op.name, result.type.element_type, operand_type=operand_types[0] if operand_types else None)
+
+
+def _allowance_is_exact(op: ir.Op) -> bool:
+    """The op's results are exactly determined by its operands (its rows exact, no error model,
+    and so for every op in its regions)."""
+    info = oracle.lookup(op.name)
+    if info is not None and (info.extra.get("error_bound") or info.extra.get("compare")):
+        return False
+    if any(_is_tensor(r) and not _row_of(op, r).is_exact for r in op.results):
+        return False
+    return all(_allowance_is_exact(inner) for region in op.regions for inner in region.ops
+               if inner.name not in ("stablehlo.return", "func.return"))
+
+
+def _evaluate(op: ir.Op, operands: list, module: ir.Module, env: dict) -> list:
+    scope = dict(env)
+    scope.update(zip(op.operands, operands))
+    return run_ops((op, ir.Op("func.return", op.results, ())), scope, Context(module))
+
+
+def _retyped_value(value: ir.Value) -> ir.Value:
+    if not _is_tensor(value):
+        return value
+    return ir.Value(TensorType(value.type.shape, _F64), value.name)
+
+
+def _retyped_op(op: ir.Op, keep: frozenset = frozenset()) -> ir.Op:
+    """``op`` computing on float64 (bounds) instead of its element types; operands at positions
+    ``keep`` (indices) keep theirs.  Regions are retyped likewise."""
+    mapping: dict = {}
+
+    def value(v):
+        return mapping.get(v, v)
+
+    def region(r: ir.Region) -> ir.Region:
+        arguments = tuple(_retyped_value(a) for a in r.arguments)
+        mapping.update(zip(r.arguments, arguments))
+        return ir.Region(arguments, tuple(clone(o) for o in r.ops))
+
+    def clone(o: ir.Op) -> ir.Op:
+        regions = tuple(region(r) for r in o.regions)
+        results = tuple(_retyped_value(r) for r in o.results)
+        mapping.update(zip(o.results, results))
+        return ir.Op(o.name, tuple(value(v) for v in o.operands), results, o.attributes, regions, o.location)
+
+    operands = tuple(v if k in keep else _retyped_value(v) for k, v in enumerate(op.operands))
+    mapping.update((v, n) for v, n in zip(op.operands, operands))
+    return clone(op)
+
+
+def _applied_to_bounds(op: ir.Op, bounds: list, exact: list, module: ir.Module, env: dict,
+                       index_from: int | None = None) -> list:
+    """``op`` evaluated on the bounds (float64) in place of its data operands (the bound moves
+    with the data; a sum body sums the bounds, a max body takes the largest)."""
+    keep = frozenset(range(index_from, len(op.operands))) if index_from is not None else frozenset()
+    retyped = _retyped_op(op, keep)
+    values = [exact[k] if k in keep else np.broadcast_to(np.asarray(b, dtype=np.float64), np.shape(exact[k]))
+              for k, b in enumerate(bounds)]
+    with np.errstate(invalid="ignore", over="ignore"):
+        return [np.asarray(x, dtype=np.float64) for x in _evaluate(retyped, values, module, env)]
+
+
+def _moved_from_zero(x: np.ndarray, bound: np.ndarray, sign: float) -> np.ndarray:
+    """``x`` with each (real) part moved away from zero by ``bound``; a part the bound may take
+    across zero goes to the side ``sign``: the largest magnitude a perturbed operand has."""
+    def part(p):
+        direction = np.where(np.abs(p) > bound, np.sign(p), sign)
+        return p + direction * bound
+    w = _wide(x)
+    with np.errstate(invalid="ignore", over="ignore"):
+        moved = part(w.real) + 1j * part(w.imag) if np.iscomplexobj(w) else part(w)
+        out = moved.astype(np.asarray(x).dtype)
+        # rounding to the operand type may land nearer zero: one more step outwards
+        return np.where(np.abs(_wide(out)) < np.abs(moved), _outward(out), out)
+
+
+def _outward(x: np.ndarray) -> np.ndarray:
+    w = _wide(x)
+    if np.iscomplexobj(w):
+        return (w * (1 + 2.0 ** -6)).astype(x.dtype)
+    return (w * (1 + 2.0 ** -6) + np.sign(w) * 1e-300).astype(x.dtype)
+
+
+def _with_masks(op: ir.Op, operands: list, exact: list, bounds: list, recorded: dict) -> list:
+    try:
+        table = op_masks(op, operands, exact)
+    except (IndexError, ValueError, TypeError, KeyError):
+        table = [None] * len(op.results)
+    out = []
+    for r, b, mask in zip(op.results, bounds, table):
+        for m in (mask, recorded.get(r)):
+            if m is not None and b is not None:
+                b = np.where(np.asarray(m, dtype=bool), np.nan, b)
+        out.append(b)
+    return out
+
+
+# --------------------------------------------------------------------- own allowance
+
+def _own_allowance(op: ir.Op, operands: list, exact: list, bounds_in: list) -> list:
+    """The op's own allowance per result, on operands inside their bounds (module docstring)."""
+    info = oracle.lookup(op.name)
+    if info is not None and info.extra.get("compare"):
+        raise NoRule("compared statistically (no element bound)")
+    if any(getattr(_kind(v) if _is_tensor(v) else None, "is_quantized", False) for v in op.operands + op.results):
+        raise NoRule("quantized")
+    inexact_in = not all(_zero(b) for b in bounds_in)
+    bound_fn = info.extra.get("error_bound") if info is not None else None
+    results = [r for r in op.results if _is_tensor(r)]
+    types = [TensorType(np.shape(x), r.type.element_type) for r, x in zip(results, exact)]
+    if bound_fn is not None:
+        trials = []
+        for sign in ((1.0, -1.0) if inexact_in else (1.0,)):
+            # open elements (NaN) are open in the results through the propagated part already
+            moved = [_moved_from_zero(x, np.nan_to_num(np.asarray(b, np.float64), nan=0.0, posinf=np.inf), sign)
+                     if b is not None and not _zero(b) and _is_float_array(x) else x
+                     for x, b in zip(operands, bounds_in)]
+            if any(np.any(~np.isfinite(_wide(m)) & np.isfinite(_wide(x))) for m, x in zip(moved, operands)
+                   if _is_float_array(x)):
+                return [np.full(np.shape(x), np.inf) for x in exact]  # a bound reaching the type's range
+            trials.append(bound_fn(op, moved, types))
+        out = []
+        for k, (r, x) in enumerate(zip(results, exact)):
+            rows = [t[k] if len(t) == len(op.results) else None for t in trials]
+            if any(b is None for b in rows):
+                m = _magnitude(x)
+                out.append(row_bound(_row_of(op, r), m, _kind(r)))
+                continue
+            parts = [np.hypot(np.real(b), np.imag(b)) if np.iscomplexobj(b) else np.asarray(b, np.float64)
+                     for b in rows]
+            out.append(np.maximum.reduce(parts) if len(parts) > 1 else parts[0])
+        return out
+    if op.regions and not _allowance_is_exact(op):
+        raise NoRule("holds ops that round")
+    return [row_bound(_row_of(op, r), _magnitude(x), _kind(r)) if _inexact(r) else np.zeros(np.shape(x))
+            for r, x in zip(results, exact)]
+
+
+def _rounded(op: ir.Op, result, z, propagated: np.ndarray) -> np.ndarray:
+    """propagated + the op's row at the perturbed magnitude + one ULP there (the rounding of the
+    exact result at the perturbed and at the exact operands)."""
+    if not _inexact(result):
+        return propagated
+    et = _kind(result)
+    with np.errstate(invalid="ignore", over="ignore"):
+        m = _magnitude(z) + propagated
+        m = m + ulp_at(m, et)
+        own = row_bound(_row_of(op, result), m, et)
+        at_exact = np.where(np.isnan(propagated), np.nan, row_bound(_row_of(op, result), _magnitude(z), et))
+        return np.where(propagated > 0, propagated * _SLACK + own + ulp_at(m, et), at_exact)
+
+
+# -------------------------------------------------------------------------- rules
+
+def _elementwise(op: ir.Op, x: list, b: list) -> np.ndarray:
+    """The propagated part of an element-wise op's bound (module docstring)."""
+    name = op.name
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        if name in ("stablehlo.add", "stablehlo.subtract"):
+            return b[0] + b[1]
+        if name == "stablehlo.multiply":
+            b0, b1 = np.minimum(b[0], _BIG), np.minimum(b[1], _BIG)
+            return _magnitude(x[0]) * b1 + _magnitude(x[1]) * b0 + b0 * b1
+        if name == "stablehlo.divide":
+            a, d = _magnitude(x[0]), _magnitude(x[1])
+            out = (b[0] * d + a * b[1]) / (d * (d - b[1]))
+            return np.where(b[1] >= d, np.inf, np.where((b[0] == 0) & (b[1] == 0), 0.0, out))
+        if name in _LIPSCHITZ_ONE:
+            if name in ("stablehlo.maximum", "stablehlo.minimum") and np.iscomplexobj(x[0]):
+                raise NoRule("complex maximum / minimum (lexicographic: a bound may flip it)")
+            return np.maximum.reduce([np.asarray(v, np.float64) for v in np.broadcast_arrays(*b)])
+        if name == "stablehlo.complex":
+            return np.hypot(b[0], b[1])
+        if name in _SINE_LIKE:
+            if np.iscomplexobj(x[0]):  # |sin'(w)|, |cos'(w)| <= cosh(|Im w|) on the disc
+                return b[0] * np.cosh(np.abs(np.imag(_wide(x[0]))) + b[0])
+            return np.minimum(b[0], 2.0)
+        if name == "stablehlo.exponential" and np.iscomplexobj(x[0]):
+            return b[0] * np.exp(np.real(_wide(x[0])) + b[0])  # |exp'(w)| = exp(Re w)
+        if name in _REAL_MONOTONE and not np.iscomplexobj(x[0]):
+            return _monotone_change(name, _wide(x[0]), b[0])
+    raise NoRule("no rule for inexact operands")
+
+
+def _monotone_change(name: str, x: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """max |f(t) - f(x)| over [x - e, x + e] for a monotone f (at the ends), in float64 with a
+    margin for float64's own rounding; infinite where the interval leaves f's domain."""
+    f, domain = _REAL_MONOTONE[name]
+    lo, hi = x - e, x + e
+    fx, flo, fhi = f(x), f(lo), f(hi)
+    change = np.maximum(np.abs(fhi - fx), np.abs(fx - flo))
+    change = change * (1 + 2.0 ** -40) + 8 * 2.0 ** -53 * (np.abs(flo) + np.abs(fhi) + np.abs(fx))
+    if domain is not None:
+        edge, allowed = domain
+        outside = (lo < edge) | ((lo == edge) & (not allowed))
+        change = np.where(outside & (e > 0), np.inf, change)
+    return np.where(e == 0, 0.0, change)
+
+
+def _compare(op: ir.Op, x: list, b: list) -> np.ndarray:
+    """compare: exact unless the operands' bounds reach across each other (open there)."""
+    with np.errstate(invalid="ignore"):
+        gap = np.abs(_wide(x[0]) - _wide(x[1]))
+        reach = b[0] + b[1]
+        return np.where((reach == 0) | (gap > reach), 0.0, np.nan)
+
+
+def _op_bounds(op: ir.Op, operands: list, bounds_in: list, exact: list, module: ir.Module, env: dict) -> list:
+    """The bounds of ``op``'s results (raises NoRule)."""
+    name = op.name
+    if all(_zero(b) for b in bounds_in):
+        if _allowance_is_exact(op):
+            return [np.zeros(np.shape(x)) for x in exact]
+        return _own_allowance(op, operands, exact, bounds_in)
+    if any(b is None for b in bounds_in):
+        raise NoRule("an operand that is not a tensor carries an error")
+    if name in MOVEMENT:
+        start = _INDEX_FROM.get(name)
+        if start is not None and not all(_zero(b) for b in bounds_in[start:]):
+            return [np.full(np.shape(x), np.nan) for x in exact]  # an index that may move: open
+        return [b * _SLACK for b in _applied_to_bounds(op, bounds_in, operands, module, env, start)]
+    if name == "stablehlo.select":
+        pred, on_true, on_false = bounds_in
+        with np.errstate(invalid="ignore"):
+            return [np.where(np.asarray(operands[0], dtype=bool), on_true, on_false) + pred]
+    if name == "stablehlo.compare":
+        return [_compare(op, operands, bounds_in)]
+    (result,) = op.results if len(op.results) == 1 else (None,)
+    if result is not None and not _inexact(result) and name in _ELEMENTWISE_INTEGER_OK:
+        # an integer / boolean result of inexact operands: exact where they are, else open
+        total = sum(np.asarray(b, np.float64) for b in bounds_in)
+        return [np.broadcast_to(np.where(total == 0, 0.0, np.nan), np.shape(exact[0])).copy()]
+    if name in ("stablehlo.reduce", "stablehlo.reduce_window"):
+        return _reduction(op, operands, bounds_in, exact, module, env)
+    if name == "stablehlo.dot_general":
+        A, B = _magnitude(operands[0]), _magnitude(operands[1])
+        bA, bB = (np.minimum(np.broadcast_to(b, np.shape(x)), _BIG) for b, x in zip(bounds_in, operands))
+        parts = [_applied_to_bounds(op, pair, operands, module, env)[0] for pair in ((A, bB), (bA, B), (bA, bB))]
+        propagated = (parts[0] + parts[1] + parts[2]) * _SLACK
+        return [propagated + own for own in _own_allowance(op, operands, exact, bounds_in)]
+    if result is None or np.shape(exact[0]) != np.shape(operands[0]) and name not in (
+            "stablehlo.select", "stablehlo.clamp"):
+        raise NoRule("no rule")
+    return [_rounded(op, result, exact[0], _elementwise(op, operands, bounds_in))]
+
+
+def _reduction(op: ir.Op, operands: list, bounds_in: list, exact: list, module: ir.Module, env: dict) -> list:
+    """reduce / reduce_window with one input and an add, maximum or minimum body."""
+    body = [o for o in op.regions[0].ops if o.name not in ("stablehlo.return", "func.return")]
+    if len(operands) != 2 or len(body) != 1 or body[0].name not in (
+            "stablehlo.add", "stablehlo.maximum", "stablehlo.minimum"):
+        raise NoRule(f"a body other than one add / maximum / minimum ({', '.join(o.name for o in body)})")
+    if body[0].name != "stablehlo.add" and np.iscomplexobj(operands[0]):
+        raise NoRule("complex maximum / minimum body")
+    if not _zero(bounds_in[1]):
+        raise NoRule("an inexact init value (the spec leaves how often it is added open)")
+    propagated = [b * _SLACK for b in _applied_to_bounds(op, bounds_in, operands, module, env)]
+    own = _own_allowance(op, operands, exact, bounds_in)
+    return [p + o for p, o in zip(propagated, own)]
+
+
+# ------------------------------------------------------------------------ program
+
+def _label(op: ir.Op, k: int, paths: dict | None) -> str:
+    path = (paths or {}).get(op, (k,))
+    text = " > ".join(f"#{p}" if isinstance(p, int) else str(p) for p in path)
+    return f"{op.name} at {text}" + (f" ({op.location})" if op.location else "")
+
+
+def program_bounds(module: ir.Module, env: dict, recorded: dict | None = None,
+                   paths: dict | None = None) -> ProgramBounds:
+    """Every value's bound in @main of ``module`` (calls inlined: oracle/rewrite.py), given the
+    oracle's values ``env`` (``oracle_run``'s) and the masks it recorded; ``paths``: each op's
+    path in the original program (rewrite.Expansion.paths), for messages."""
+    main = module.main
+    recorded = recorded or {}
+    out = ProgramBounds()
+    for a in main.arguments:
+        out.bounds[a] = np.zeros(np.shape(env.get(a, 0))) if _is_tensor(a) else 0.0
+    for k, op in enumerate(main.ops):
+        if op.name == "func.return":
+            break
+        where = _label(op, k, paths)
+        unknown = next((out.unknown[v] for v in op.operands if v in out.unknown), None)
+        if unknown is None:
+            operands = [env.get(v) for v in op.operands]
+            bounds_in = [out.bounds.get(v) for v in op.operands]
+            exact = [env.get(r) for r in op.results]
+            try:
+                if not all(_is_tensor(r) for r in op.results):
+                    if all(_zero(b) for b in bounds_in) and _allowance_is_exact(op):
+                        out.bounds.update((r, 0.0) for r in op.results)
+                        continue
+                    raise NoRule("results that are not tensors")
+                with np.errstate(invalid="ignore", over="ignore"):
+                    results = _op_bounds(op, operands, bounds_in, exact, module, env)
+                results = _with_masks(op, operands, exact, results, recorded)
+            except NoRule as e:
+                unknown = f"no rule for {where}: {e}"
+            except (OracleError, ValueError, TypeError, IndexError) as e:
+                unknown = f"no rule for {where}: {type(e).__name__}: {e}"
+        if unknown is not None:
+            out.unknown.update((r, unknown) for r in op.results)
+            continue
+        loose = next((out.loose[v] for v in op.operands if v in out.loose), None)
+        for r, b, z in zip(op.results, results, exact):
+            b = _finalized(r, np.broadcast_to(np.asarray(b, np.float64), np.shape(z)).copy(), z)
+            out.bounds[r] = b
+            first = loose or (where if _is_loose(b, z).any() else None)
+            if first is not None:
+                out.loose[r] = first
+    return out
+
+
+def _finalized(result, b: np.ndarray, z) -> np.ndarray:
+    """Integers: exact or open; floats: open where the exact value is not finite and the bound is
+    not 0, or where the bound reaches past the type's range (an overflow in some order)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        if not _inexact(result):
+            return np.where(b == 0, 0.0, np.nan)
+        m = _magnitude(z)
+        fmax = float((_kind(result).component if _kind(result).is_complex else _kind(result)).finfo.max)
+        finite = np.isfinite(m)
+        return np.where((~finite & (b != 0)) | (finite & np.isfinite(b) & (m + b > fmax)), np.nan, b)
+
+
+def _is_loose(b: np.ndarray, z) -> np.ndarray:
+    """Elements whose bound is infinite or larger than the value's largest finite magnitude."""
+    m = _magnitude(z)
+    finite = m[np.isfinite(m)]
+    scale = float(finite.max()) if finite.size else 0.0
+    with np.errstate(invalid="ignore"):
+        return np.isinf(b) | (b > scale)
+
+
+# --------------------------------------------------------------------------- goldens
+
+@dataclass
+class GoldenVerdict:
+    """A golden judged against the program-level bound: ``state`` is "inexact" (within the
+    bound: what a conforming implementation may return), "wrong" (outside it) or "unjudged"
+    (no rule / a useless bound: the file's check stands); ``comparison`` the judge's."""
+    state: str
+    message: str
+    comparison: Comparison | None = None
+
+
+def judge_golden(golden, exact, result_type, bound: np.ndarray | None, *, unknown: str | None = None,
+                 loose: str | None = None) -> GoldenVerdict:
+    """A golden ``golden`` of an output whose exact value is ``exact`` (``result_type``: its
+    element type), judged by the one comparator with the output's program-level ``bound``."""
+    if unknown is not None or bound is None:
+        return GoldenVerdict("unjudged", f"not judged: {unknown or 'no bound for this output'}")
+    et = result_type
+    bound = np.broadcast_to(np.asarray(bound, np.float64), np.shape(exact))
+    exact_bound = bool(np.all(bound == 0))
+    tolerance = Tolerance(strict_signed_zero=exact_bound, reason="program-level bound (judge/program_bound.py)")
+    comparison = compare(exact, golden, et, tolerance, error_bound=bound)
+    if comparison.status == "mismatch":
+        return GoldenVerdict("wrong", "outside the program-level bound of the exact answer (below, 'expected' "
+                                      "is the exact answer, 'actual' the file's value):\n" + comparison.message,
+                             comparison)
+    with np.errstate(invalid="ignore"):
+        differs = ~np.asarray(_wide(golden) == _wide(exact))
+        differs &= ~(np.isnan(_magnitude(golden)) & np.isnan(_magnitude(exact)))
+    useless = differs & _is_loose(bound, exact) & ~np.isnan(bound)
+    if useless.any():
+        first = tuple(int(i) for i in np.argwhere(useless)[0])
+        return GoldenVerdict("unjudged", f"not judged: the program-level bound is useless after {loose or 'an op'} "
+                                         f"({int(useless.sum())} differing elements, e.g. at {list(first)}: "
+                                         f"bound {float(bound[first]):.6g} on the exact value "
+                                         f"{complex(exact[first]) if np.iscomplexobj(exact) else float(exact[first])!r})",
+                             comparison)
+    return GoldenVerdict("inexact", f"within the program-level bound of the exact answer ({comparison.message})",
+                         comparison)
