@@ -52,7 +52,7 @@ import math
 
 import numpy as np
 
-from .ops.dot_general import gamma, unit_roundoff
+from .roundoff import gamma, unit_roundoff
 from .types import ElementType
 
 __all__ = ["accumulation_bound", "scattered_bound", "sum_bound_from_stats"]

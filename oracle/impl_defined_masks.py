@@ -1,6 +1,10 @@
 """Mask functions of the implementation-defined entries (``ImplDefined.mask``), shared by
-the family files that put the entries on their ops' records (``oracle/ops/*.py``), and the
+the family files that put the entries on their ops' records (``oracle/ops/*.py``), the
+helpers every mask uses (``attribute``, ``result_shape``, ``no_elements``, ...), and the
 spec quotes several entries cite.  oracle/impl_defined.py states the rules and the view.
+
+This module sits below every ops file and imports none: a mask that needs an op's own
+semantics (linear algebra, fft, gather / scatter index maps) lives in that op's file.
 
     mask(inputs: list[np.ndarray], attributes: dict, result_type: TensorType) -> bool array
     of the result's shape (True = implementation-defined).
@@ -24,7 +28,7 @@ def _unwrap(value):
     return value
 
 
-def _attr(attributes: dict | None, name: str, default=None):
+def attribute(attributes: dict | None, name: str, default=None):
     """Attribute ``name``, also looked up inside '*dimension_numbers' structs."""
     attributes = attributes or {}
     if name in attributes:
@@ -53,7 +57,7 @@ def result_element(result_type):
     return et
 
 
-def _type_of(array) -> ElementType:
+def type_of(array) -> ElementType:
     return element_type_of_dtype(np.asarray(array).dtype)
 
 
@@ -61,7 +65,7 @@ def _int_range(et: ElementType) -> tuple[int, int]:
     return int(et.min_value), int(et.max_value)
 
 
-def _none(shape) -> np.ndarray:
+def no_elements(shape) -> np.ndarray:
     return np.zeros(shape, dtype=bool)
 
 
@@ -71,7 +75,7 @@ def whole_result(shape) -> np.ndarray:
 
 def _binary(inputs) -> tuple[np.ndarray, np.ndarray, ElementType]:
     lhs, rhs = np.broadcast_arrays(np.asarray(inputs[0]), np.asarray(inputs[1]))
-    return lhs, rhs, _type_of(lhs)
+    return lhs, rhs, type_of(lhs)
 
 
 def _wide(a: np.ndarray, et: ElementType) -> np.ndarray:
@@ -84,14 +88,14 @@ def _wide(a: np.ndarray, et: ElementType) -> np.ndarray:
 def integer_division_by_zero(inputs, attributes, result_type):
     lhs, rhs, et = _binary(inputs)
     if not et.is_integer:
-        return _none(lhs.shape)
+        return no_elements(lhs.shape)
     return _wide(rhs, et) == 0
 
 
 def signed_division_overflow(inputs, attributes, result_type):
     lhs, rhs, et = _binary(inputs)
     if not et.is_signed:
-        return _none(lhs.shape)
+        return no_elements(lhs.shape)
     lo, _ = _int_range(et)
     return (_wide(lhs, et) == lo) & (_wide(rhs, et) == -1)
 
@@ -140,7 +144,7 @@ def overflow_mask(operation):
     def mask(inputs, attributes, result_type):
         lhs, rhs, et = _binary(inputs)
         if not et.is_integer:
-            return _none(lhs.shape)
+            return no_elements(lhs.shape)
         if et.bits < 64:
             lhs, rhs = _wide(lhs, et), _wide(rhs, et)
         return operation(lhs, rhs, et)[1]
@@ -149,9 +153,9 @@ def overflow_mask(operation):
 
 def negation_overflow(inputs, attributes, result_type):
     operand = np.asarray(inputs[0])
-    et = _type_of(operand)
+    et = type_of(operand)
     if not et.is_signed:  # unsigned negate is defined through bitcasts (spec negate)
-        return _none(operand.shape)
+        return no_elements(operand.shape)
     return _wide(operand, et) == _int_range(et)[0]
 
 
@@ -165,9 +169,9 @@ def integer_power_impl_defined(inputs, attributes, result_type):
     """
     base, exponent, et = _binary(inputs)
     if not et.is_integer:
-        return _none(base.shape)
+        return no_elements(base.shape)
     wide_base, wide_exp = _wide(base, et), _wide(exponent, et)
-    impl_defined = _none(base.shape)
+    impl_defined = no_elements(base.shape)
     if et.is_signed:
         impl_defined |= (wide_exp < 0) & (wide_base != 1) & (wide_base != -1)
     remaining = np.where(wide_exp > 0, wide_exp, 0).astype(np.uint64)
@@ -175,8 +179,8 @@ def integer_power_impl_defined(inputs, attributes, result_type):
     compute_dtype = wide_base.dtype if et.bits < 64 else base.dtype
     power = np.ones(base.shape, dtype=compute_dtype)
     square = wide_base.astype(compute_dtype)
-    square_overflowed = _none(base.shape)
-    result_overflowed = _none(base.shape)
+    square_overflowed = no_elements(base.shape)
+    result_overflowed = no_elements(base.shape)
     while np.any(remaining):
         bit_set = (remaining & np.uint64(1)) == 1
         product, product_overflow = multiply_with_overflow(power, square, et)
@@ -193,7 +197,7 @@ def integer_power_impl_defined(inputs, attributes, result_type):
 def shift_count_out_of_range(inputs, attributes, result_type):
     lhs, rhs, et = _binary(inputs)
     if not et.is_integer:
-        return _none(lhs.shape)
+        return no_elements(lhs.shape)
     count = _wide(rhs, et)
     return (count < 0) | (count >= et.bits) if et.is_signed else count >= et.bits
 
@@ -216,7 +220,7 @@ def convert_unrepresentable(inputs, attributes, result_type):
     alone: their overflow (-> inf) is IEEE's default result.
     """
     source = np.asarray(inputs[0])
-    src = _type_of(source)
+    src = type_of(source)
     dst = result_element(result_type)
     if src.is_complex:  # the imaginary part is ignored (or converted componentwise)
         parts = [source.real, source.imag] if getattr(dst, "is_complex", False) else [source.real]
@@ -225,7 +229,7 @@ def convert_unrepresentable(inputs, attributes, result_type):
     if src.is_bool and getattr(dst, "name", "") == "f8E8M0FNU":
         return ~source.astype(bool)  # false -> 0, which f8E8M0FNU (no zero) cannot hold
     if getattr(dst, "is_quantized", False) or dst.is_bool or src.is_bool:
-        return _none(source.shape)  # bool: zero -> false, non-zero -> true; bool -> 0/1
+        return no_elements(source.shape)  # bool: zero -> false, non-zero -> true; bool -> 0/1
     if dst.is_complex:
         dst = dst.component
     if dst.is_integer:
@@ -238,7 +242,7 @@ def convert_unrepresentable(inputs, attributes, result_type):
                 return ~np.isfinite(x) | (truncated < float(lo)) | (truncated >= float(hi + 1))
         value = _wide(source, src)
         src_lo, src_hi = _int_range(src)
-        out = _none(source.shape)
+        out = no_elements(source.shape)
         if src_lo < lo:
             out |= value < lo
         if src_hi > hi:
@@ -247,7 +251,7 @@ def convert_unrepresentable(inputs, attributes, result_type):
     # destination is a float format
     with np.errstate(invalid="ignore", over="ignore"):
         x = source.astype(np.float64)
-    out = _none(source.shape)
+    out = no_elements(source.shape)
     if not dst.has_nan:
         out |= np.isnan(x)
     if not dst.has_infinity:
@@ -275,7 +279,7 @@ def convert_unrepresentable(inputs, attributes, result_type):
 # value to compare with: those elements are masked as well -- an oracle limit, named where it
 # arises (``result_exceptions``: a non-finite float64 value; ``_smith_without_headroom``).
 
-def _component_limits(et: ElementType) -> tuple[float, float]:
+def component_limits(et: ElementType) -> tuple[float, float]:
     fi = et.finfo
     return float(fi.max), float(fi.smallest_normal)
 
@@ -283,7 +287,7 @@ def _component_limits(et: ElementType) -> tuple[float, float]:
 def _complex_operands(inputs):
     """(complex128 operands, component type) if the op works on complex values, else None."""
     arrays = np.broadcast_arrays(*[np.asarray(x) for x in inputs])
-    et = _type_of(arrays[0])
+    et = type_of(arrays[0])
     if not et.is_complex:
         return None
     with np.errstate(invalid="ignore"):
@@ -295,7 +299,7 @@ def _log2_magnitude(z: np.ndarray) -> np.ndarray:
         return np.log2(np.abs(z))
 
 
-def _component_type(et: ElementType) -> ElementType:
+def component_type(et: ElementType) -> ElementType:
     return et.component if et.is_complex else et
 
 
@@ -314,7 +318,7 @@ def result_exceptions(w, et: ElementType) -> np.ndarray:
     ``_modulus_exceptions``).  A complex result is judged normwise (judge/tolerance.py), so one
     tiny component of a normal result is no underflow of the result (a backend that flushes it
     has the judge's flushed reading)."""
-    comp = _component_type(et)
+    comp = component_type(et)
     w = np.asarray(w)
     parts = [w.real, w.imag] if np.iscomplexobj(w) else [w]
     threshold = _overflow_threshold(comp)
@@ -343,7 +347,7 @@ def complex_exceptions(region):
     def mask(inputs, attributes, result_type):
         operands = _complex_operands(inputs)
         if operands is None:
-            return _none(result_shape(result_type, inputs))
+            return no_elements(result_shape(result_type, inputs))
         zs, et = operands
         nonfinite = np.logical_or.reduce([~isfinite(z) for z in zs])
         with np.errstate(all="ignore"):
@@ -362,9 +366,9 @@ def _smith_without_headroom(lhs, rhs, et):
     cannot compute the quotient -- its denominator c + d (d/c) = |rhs|**2 / max(|c|, |d|)
     overflows (the quotient comes back 0: 1e10 / (1e308 + 1e308i)) or its reciprocal does, or
     the numerator a + b (d/c) overflows.  An oracle limit, not a spec region."""
-    if _component_type(et).bits < 64:
-        return _none(np.shape(lhs))
-    limit = float(np.log2(_component_limits(_component_type(et))[0]))
+    if component_type(et).bits < 64:
+        return no_elements(np.shape(lhs))
+    limit = float(np.log2(component_limits(component_type(et))[0]))
     big = np.log2(np.maximum(np.abs(rhs.real), np.abs(rhs.imag)))
     denominator = 2 * _log2_magnitude(rhs) - big
     numerator = np.log2(np.maximum(np.abs(lhs.real), np.abs(lhs.imag)))
@@ -382,7 +386,7 @@ def _modulus_exceptions(z, et):
     underflow): it overflows the component type, or it is tiny and inexact -- a tiny modulus is
     exact iff its rounding m to the component type has m**2 = re**2 + im**2, checked in rationals
     (tiny moduli are rare): abs(1e-40 + 0i) = 1e-40 is compared."""
-    comp = _component_type(et)
+    comp = component_type(et)
     modulus = np.abs(z)
     out = ~(modulus < _overflow_threshold(comp))
     for i in np.flatnonzero(_tiny(modulus, comp)):
@@ -396,7 +400,7 @@ def sign_region(zs, et):
     modulus 1, so the division adds only the oracle's limit (complex<f64>: complex128 z / m for
     a subnormal m)."""
     (z,) = zs
-    comp = _component_type(et)
+    comp = component_type(et)
     rounded = np.abs(z).astype(comp.dtype).astype(np.float64)
     return (z != 0) & (_modulus_exceptions(z, et) | result_exceptions(z / rounded, et))
 
@@ -406,7 +410,7 @@ def exp_region(zs, et):
     below ln(smallest normal); a component that overflows (complex128's exp, libm's cexp,
     overflows only with its result)."""
     (z,) = zs
-    tiny = z.real < np.log(_component_limits(_component_type(et))[1])
+    tiny = z.real < np.log(component_limits(component_type(et))[1])
     return tiny | result_exceptions(np.exp(z), et)
 
 
@@ -415,7 +419,7 @@ def logistic_region(zs, et):
     complex128's 1 / (1 + exp(-z)) comes back 0 or NaN there), or a component that overflows
     (near the poles (2k + 1) pi i)."""
     (z,) = zs
-    tiny = z.real < np.log(_component_limits(_component_type(et))[1])
+    tiny = z.real < np.log(component_limits(component_type(et))[1])
     return tiny | result_exceptions(1.0 / (1.0 + np.exp(-z)), et)
 
 
@@ -508,7 +512,7 @@ def complex_modulus_exceptions(inputs, attributes, result_type):
     in the component precision gives inf and 0."""
     operands = _complex_operands(inputs)
     if operands is None:
-        return _none(result_shape(result_type, inputs))
+        return no_elements(result_shape(result_type, inputs))
     (z,), et = operands
     re_inf, im_inf = np.isinf(z.real), np.isinf(z.imag)
     with np.errstate(all="ignore"):
@@ -526,10 +530,10 @@ def real_logistic_underflow(inputs, attributes, result_type):
     result inside the margin is compared: f8E4M3FNUZ (max 240, smallest normal 2**-7)
     logistic(-4.5) = 0.011.  Tininess alone is not the region: f4E2M1FN's smallest normal is 1.0."""
     x = np.asarray(inputs[0])
-    et = _type_of(x)
+    et = type_of(x)
     if not et.is_float:
-        return _none(x.shape)
-    largest, smallest = _component_limits(et)
+        return no_elements(x.shape)
+    largest, smallest = component_limits(et)
     with np.errstate(invalid="ignore", divide="ignore"):  # f4E2M1FN: s = 1, every result is tiny
         v = x.astype(np.float64)
         tiny = v < np.log(smallest) - np.log1p(-smallest)  # logistic(x) < s  <=>  x < ln(s / (1 - s))
@@ -538,99 +542,19 @@ def real_logistic_underflow(inputs, attributes, result_type):
 
 def complex_remainder(inputs, attributes, result_type):
     shape = result_shape(result_type, inputs)
-    return whole_result(shape) if _type_of(inputs[0]).is_complex else _none(shape)
+    return whole_result(shape) if type_of(inputs[0]).is_complex else no_elements(shape)
 
 
-# ---------------------------------------------------------------- linear algebra
-
-def _batch_mask(batch_bad: np.ndarray, shape) -> np.ndarray:
-    return np.broadcast_to(batch_bad[..., None, None], shape).copy()
-
-
-def cholesky_other_triangle(inputs, attributes, result_type):
-    a = np.asarray(inputs[0])
-    n = a.shape[-1]
-    row, col = np.indices((n, n))
-    other = (col > row) if _attr(attributes, "lower", False) else (row > col)
-    return np.broadcast_to(other, a.shape).copy()
-
-
-def cholesky_not_positive_definite(inputs, attributes, result_type):
-    """Batches whose matrix is not Hermitian positive definite (behaviour undefined).
-
-    Not Hermitian: a differs from its conjugate transpose (implementations read only the
-    triangle named by ``lower``, so any value in the other one is a different matrix) or has
-    a non-finite element.  Not definite, in the type: a backward-stable Cholesky in
-    precision u runs to completion when lambda_min(H) > n gamma_{n+1} / (1 - gamma_{n+1}),
-    H = D^-1/2 A D^-1/2 the matrix scaled to a unit diagonal (Higham 2002, Thm 10.7);
-    below that (twice it, for the algorithm variants) a conforming backend may break down.
-    """
-    from .ops.linalg import gamma, unit_roundoff
-    a = np.asarray(inputs[0])
-    et = _type_of(a)
-    if not (et.is_float or et.is_complex) or a.shape[-1] == 0:
-        return _none(a.shape)
-    with np.errstate(invalid="ignore", over="ignore"):
-        wide = a.astype(np.complex128 if et.is_complex else np.float64)
-    n = a.shape[-1]
-    finite = np.isfinite(wide).all(axis=(-1, -2))
-    hermitian = (wide == np.conj(np.swapaxes(wide, -1, -2))).all(axis=(-1, -2))
-    diagonal = np.einsum("...ii->...i", wide).real
-    bad = ~finite | ~hermitian | (diagonal <= 0).any(axis=-1)
-    if (~bad).any():
-        scale = 1 / np.sqrt(np.where(bad[..., None], 1, diagonal))
-        scaled = np.where(bad[..., None, None], np.eye(n), scale[..., :, None] * wide * scale[..., None, :])
-        g = float(gamma(n + 1, unit_roundoff(et)))
-        margin = 2 * n * g / (1 - g) if g < 1 else np.inf
-        bad |= np.linalg.eigvalsh(scaled).min(axis=-1) <= margin
-    return _batch_mask(bad, a.shape)
-
-
-def triangular_solve_no_solution(inputs, attributes, result_type):
-    """No unique finite solution to compare: a zero on the diagonal that is read (the
-    system is singular), or a non-finite element in the triangle that is read (whole batch),
-    a non-finite element of b (its right-hand side), or a solution that overflows the type
-    or whose computation may (an intermediate of substitution or of inverting and multiplying
-    beyond the type's largest finite value: its right-hand side; in f8E4M3FN, whose largest
-    value is 448 and which has no infinity, 1.5 * 416 in a partial sum is NaN though the
-    solution, -256, is not).  triangular_solve is not an IEEE-754 operation, so how NaN, inf
-    and overflow propagate through it is implementation-defined (see "Floating-point
-    exceptions" above); substitution codes also skip zero multipliers (BLAS trsv), which
-    changes inf * 0 = NaN."""
-    from .ops.linalg import triangular_solve_reach, triangular_solve_wide
-    a, b = np.asarray(inputs[0]), np.asarray(inputs[1])
-    et = _type_of(b)
-    if not (et.is_float or et.is_complex) or b.size == 0:
-        return _none(b.shape)
-    lower, left = bool(_attr(attributes, "lower", False)), bool(_attr(attributes, "left_side", False))
-    with np.errstate(invalid="ignore", over="ignore"):
-        wide_a = a.astype(np.complex128 if et.is_complex else np.float64)
-        wide_b = b.astype(wide_a.dtype)
-    unit = bool(_attr(attributes, "unit_diagonal", False))  # then the diagonal is not read
-    k = (-1 if lower else 1) if unit else 0
-    read = np.tril(wide_a, k) if lower else np.triu(wide_a, k)
-    bad_a = ~np.isfinite(read).all(axis=(-1, -2))
-    if not unit:
-        bad_a |= (np.einsum("...ii->...i", wide_a) == 0).any(axis=-1)
-    attrs = {k: _attr(attributes, k) for k in ("left_side", "lower", "unit_diagonal", "transpose_a")}
-    solution = np.abs(triangular_solve_wide(a, b, attrs))
-    largest = float(_component_limits(_real_part(et))[0])
-    with np.errstate(invalid="ignore", over="ignore"):
-        overflow = ~(solution.astype(np.float64) <= largest)
-        overflow |= ~(triangular_solve_reach(a, b, attrs, et) <= largest)  # an intermediate may overflow
-    vector_axis = -2 if left else -1  # the axis along which one right-hand side runs
-    bad_vector = (~np.isfinite(wide_b) | overflow).any(axis=vector_axis, keepdims=True)
-    return np.broadcast_to(bad_a[..., None, None] | bad_vector, b.shape).copy()
-
+# ---------------------------------------------------------------- NaN payloads and kinds
 
 def total_order_nan_payloads(inputs, attributes, result_type):
     """compare with compare_type TOTALORDER and an order direction (LT LE GT GE), where both
     operands are NaNs of one sign and one kind (quiet / signaling) with different payloads:
     IEEE 754-2019 5.10 d.3 leaves their order to the implementation."""
     lhs, rhs, et = _binary(inputs)
-    ordering = _attr(attributes, "comparison_direction") in ("LT", "LE", "GT", "GE")
-    if _attr(attributes, "compare_type") != "TOTALORDER" or not ordering or not et.is_float:
-        return _none(lhs.shape)
+    ordering = attribute(attributes, "comparison_direction") in ("LT", "LE", "GT", "GE")
+    if attribute(attributes, "compare_type") != "TOTALORDER" or not ordering or not et.is_float:
+        return no_elements(lhs.shape)
     a, b = (_bits(x) for x in (lhs, rhs))
     quiet_bit = _quiet_bit(et)
     sign_bit = np.uint64(1 << (et.bits - 1))
@@ -654,199 +578,23 @@ def power_signaling_nan_base_zero_exponent(inputs, attributes, result_type):
     NaNs have the IEEE kinds) and a +-0 exponent."""
     base, exponent, et = _binary(inputs)
     if not et.is_float or not et.has_infinity:
-        return _none(base.shape)
+        return no_elements(base.shape)
     with np.errstate(invalid="ignore"):
         zero_exponent = np.asarray(exponent).astype(np.float64) == 0
     signaling = isnan(base) & ((_bits(base) & _quiet_bit(et)) == 0)
     return np.asarray(signaling & zero_exponent, dtype=bool)
 
 
-def _real_part(et: ElementType) -> ElementType:
-    return et.component if et.is_complex else et
-
-
-def fft_undefined(inputs, attributes, result_type):
-    from .ops.fft import transform
-    x = np.asarray(inputs[0])
-    fft_type = _attr(attributes, "fft_type")
-    lengths = [int(n) for n in _attr(attributes, "fft_length")]
-    shape = result_shape(result_type, inputs)
-    if x.size == 0 or not shape or 0 in shape:
-        return _none(shape)
-    et = _real_part(_type_of(x))
-    axes = tuple(range(-len(lengths), 0))
-    with np.errstate(invalid="ignore", over="ignore"):
-        wide = x.astype(np.complex128 if np.iscomplexobj(x) else np.float64)
-        size = np.sum(np.abs(wide), axis=axes, keepdims=True)
-    bad = ~(size < _component_limits(et)[0] / 2)  # NaN, inf or too large
-    mask = np.broadcast_to(bad, shape[:-len(lengths)] + (1,) * len(lengths))
-    if fft_type == "IRFFT":
-        line = wide
-        with np.errstate(all="ignore"):
-            for axis in axes[:-1]:  # the outer inverse transforms, then look at each 1-D line
-                line = transform(line, axis, inverse=True)
-        n = lengths[-1]
-        edges = line[..., [0] + ([n // 2] if n % 2 == 0 and n // 2 < line.shape[-1] else [])]
-        scale = np.max(np.abs(line), axis=-1, keepdims=True).astype(np.float64)
-        u = float(et.finfo.eps) / 2
-        not_real = (np.abs(edges.imag).astype(np.float64) > u * scale).any(axis=-1, keepdims=True)
-        mask = mask | not_real
-    return np.broadcast_to(mask, shape).copy()
-
-
-def triangular_solve_not_unit_diagonal(inputs, attributes, result_type):
-    a, b = np.asarray(inputs[0]), np.asarray(inputs[1])
-    if not _attr(attributes, "unit_diagonal", False):
-        return _none(b.shape)
-    diagonal = np.einsum("...ii->...i", a)
-    return _batch_mask((diagonal != 1).any(axis=-1), b.shape)
-
-
-# ---------------------------------------------------------------- gather / scatter
-
-def _non_decreasing_along(full_start: np.ndarray, axes, shape) -> bool:
-    """full_start_index(i1) <= full_start_index(i2) for all i1 < i2 from the index space of
-    ``shape`` (row-major), where full_start (*batch_shape, rank) varies along ``axes`` only.
-    Read element-wise (the spec compares index tensors element-wise elsewhere, e.g. 0 <=
-    slice_sizes <= shape(operand)), which implies lexicographic order too: the stricter, hence
-    conservative, reading.  Literally "for all i1 < i2": a window axis that comes before a batch
-    axis repeats the batch sequence, which then must be constant."""
-    axes = list(axes)
-    if full_start.size == 0 or not axes:
-        return True
-    last = max(axes)
-    # window axes after the last batch axis (or of size 1) only repeat a value: leave them out
-    kept = [a for a in range(last + 1) if a in axes or shape[a] > 1]
-    placed = full_start.reshape([shape[a] if a in axes else 1 for a in kept] + [full_start.shape[-1]])
-    rows = np.broadcast_to(placed, [shape[a] for a in kept] + [full_start.shape[-1]]).reshape(-1, full_start.shape[-1])
-    return rows.shape[0] < 2 or bool(np.all(rows[1:] >= rows[:-1]))
-
-
-def _dimension_numbers(attributes, fields) -> dict:
-    out = {f: tuple(int(v) for v in (_attr(attributes, f, ()) or ())) for f in fields}
-    out["index_vector_dim"] = int(_attr(attributes, "index_vector_dim", 0))
-    return out
-
-
-def gather_unsorted_indices(inputs, attributes, result_type):
-    """indices_are_sorted = true but the start indices are not sorted: undefined, so the
-    whole result.  full_start_index is the clamped start in operand-dimension order."""
-    from .ops.gather_scatter import GATHER_FIELDS, index_vectors
-    shape = result_shape(result_type, inputs)
-    if not _attr(attributes, "indices_are_sorted", False):
-        return _none(shape)
-    operand, start_indices = np.asarray(inputs[0]), np.asarray(inputs[1])
-    dn = _dimension_numbers(attributes, GATHER_FIELDS)
-    slice_sizes = _attr(attributes, "slice_sizes", None)
-    slice_sizes = [int(v) for v in (np.asarray(inputs[2]).astype(np.int64) if slice_sizes is None else slice_sizes)]
-    vectors = index_vectors(start_indices, dn["index_vector_dim"])
-    full = np.zeros(vectors.shape[:-1] + (operand.ndim,), dtype=np.int64)
-    for d_start, d_operand in enumerate(dn["start_index_map"]):  # loop over index dimensions
-        full[..., d_operand] = np.clip(vectors[..., d_start], 0, operand.shape[d_operand] - slice_sizes[d_operand])
-    batch_axes = [d for d in range(len(shape)) if d not in dn["offset_dims"]]
-    return _none(shape) if _non_decreasing_along(full, batch_axes, shape) else whole_result(shape)
-
-
-def _scatter_order_independence(region, n: int) -> str | None:
-    """How the result of several updates of one element depends on their order, read from
-    update_computation's structure: 'exact' (every order gives the same bits: integer / bool
-    add, multiply, and, or, xor, maximum, minimum; float maximum / minimum; a body returning
-    the accumulator), 'sum' (float / complex add: the same up to rounding) or None (anything
-    else: overwrite, subtract, float multiply, bodies not recognized)."""
-    if region is None or len(region.arguments) != 2 * n or not region.ops:
-        return None
-    args = region.arguments
-    produced = {r: o for o in region.ops for r in o.results}
-    worst = "exact"
-    for i, value in enumerate(region.ops[-1].operands):
-        if value is args[i]:
-            continue
-        o = produced.get(value)
-        name = o.name.split(".", 1)[1] if o is not None else ""
-        if o is None or len(o.operands) != 2 or {id(v) for v in o.operands} != {id(args[i]), id(args[n + i])}:
-            return None
-        et = args[i].type.element_type
-        if name in ("add", "multiply", "and", "or", "xor", "maximum", "minimum") and (et.is_integer or et.is_bool):
-            continue
-        if name in ("maximum", "minimum") and et.is_float:
-            continue
-        if name == "add" and (et.is_float or et.is_complex):
-            worst = "sum"
-            continue
-        return None
-    return worst
-
-
-def _update_computation(attributes):
-    region = (attributes or {}).get("update_computation")
-    regions = (attributes or {}).get("regions")
-    return region if region is not None else (regions[0] if regions else None)
-
-
-def _sum_order_sensitive(values: list, targets, positions, hits, size) -> np.ndarray:
-    """Targets of a float/complex add whose order-dependent rounding may exceed the
-    order-dependent tolerance rows (oracle/allowances.order_dependent: 32 eps, relative or absolute): recursive
-    summation of k terms errs by <= (k-1) u sum|x| (u = eps/2), so keep targets with
-    (k-1) sum|x| <= 32 max(|sum x|, 1); also non-finite terms and sums near overflow."""
-    sensitive = np.zeros(size, dtype=bool)
-    for operand, updates in values:
-        contribution = np.concatenate([operand.reshape(-1)[targets], updates.reshape(-1)[positions]])
-        where = np.concatenate([targets, targets])
-        with np.errstate(all="ignore"):
-            wide = contribution.astype(np.complex128 if np.iscomplexobj(contribution) else np.float64)
-            finite = np.isfinite(wide.real) & np.isfinite(wide.imag) if np.iscomplexobj(wide) else np.isfinite(wide)
-            magnitude = np.abs(wide)
-            total = np.abs(np.bincount(where, weights=wide.real, minlength=size)
-                           + 1j * np.bincount(where, weights=np.imag(wide), minlength=size))
-            spread = np.bincount(where, weights=magnitude, minlength=size)
-        largest = float(_type_of(operand).component.finfo.max if np.iscomplexobj(operand)
-                        else _type_of(operand).finfo.max)
-        sensitive |= np.bincount(where, weights=~finite, minlength=size) > 0
-        sensitive |= ~(spread < largest / 2) | ((hits - 1) * spread > 32 * np.maximum(total, 1.0))
-    return sensitive
-
-
-def scatter_collisions(inputs, attributes, result_type):
-    """Result elements that receive two or more updates: the update order ('schedule') is 'an
-    implementation-defined permutation', so they are masked unless update_computation gives
-    the same result in every order (``_scatter_order_independence``; the region comes as
-    attributes['update_computation'] or attributes['regions'][0]; without it: every
-    collision).  unique_indices / indices_are_sorted = true when false: undefined, the whole
-    result."""
-    from .ops.gather_scatter import SCATTER_FIELDS, index_vectors, scatter_targets
-    n = (len(inputs) - 1) // 2
-    operand, scatter_indices, updates = np.asarray(inputs[0]), np.asarray(inputs[n]), np.asarray(inputs[n + 1])
-    dn = _dimension_numbers(attributes, SCATTER_FIELDS)
-    positions, targets = scatter_targets(operand.shape, scatter_indices, updates.shape, dn)
-    hits = np.bincount(targets, minlength=operand.size)
-    collided = hits >= 2
-    if _attr(attributes, "unique_indices", False) and collided.any():
-        return whole_result(operand.shape)
-    if _attr(attributes, "indices_are_sorted", False):
-        vectors = index_vectors(scatter_indices, dn["index_vector_dim"])
-        full = np.zeros(vectors.shape[:-1] + (operand.ndim,), dtype=np.int64)
-        for d_start, d_input in enumerate(dn["scatter_dims_to_operand_dims"]):
-            full[..., d_input] = vectors[..., d_start]
-        scatter_axes = [d for d in range(updates.ndim) if d not in dn["update_window_dims"]]
-        if not _non_decreasing_along(full, scatter_axes, updates.shape):
-            return whole_result(operand.shape)
-    kind = _scatter_order_independence(_update_computation(attributes), n)
-    if kind == "exact" or not collided.any():
-        return _none(operand.shape)
-    if kind == "sum":
-        pairs = [(np.asarray(inputs[i]), np.asarray(inputs[n + 1 + i])) for i in range(n)]
-        collided &= _sum_order_sensitive(pairs, targets, positions, hits, operand.size)
-    return collided.reshape(operand.shape)
-
+# ---------------------------------------------------------------- windows and regions
 
 def select_and_scatter_empty_window(inputs, attributes, result_type):
     """A window that covers only padding: 'It is currently unspecified what happens if
     the corresponding window doesn't have values (#731)': the whole result."""
     operand, source = np.asarray(inputs[0]), np.asarray(inputs[1])
     rank = operand.ndim
-    window = list(_attr(attributes, "window_dimensions", [1] * rank))
-    strides = list(_attr(attributes, "window_strides", None) or [1] * rank)
-    padding = _attr(attributes, "padding", None)
+    window = list(attribute(attributes, "window_dimensions", [1] * rank))
+    strides = list(attribute(attributes, "window_strides", None) or [1] * rank)
+    padding = attribute(attributes, "padding", None)
     padding = np.zeros((rank, 2), np.int64) if padding is None else np.asarray(padding, np.int64).reshape(rank, 2)
     for d in range(rank):  # loop over dimensions; windows along a dimension are vectorized
         start = np.arange(source.shape[d]) * strides[d]
@@ -854,30 +602,30 @@ def select_and_scatter_empty_window(inputs, attributes, result_type):
         first_value, last_value = padding[d, 0], padding[d, 0] + operand.shape[d] - 1
         if np.any((end < first_value) | (start > last_value)):
             return whole_result(operand.shape)
-    return _none(operand.shape)
+    return no_elements(operand.shape)
 
 
 def recorded_by_oracle(inputs, attributes, result_type):
     """Depends on a region (body, comparator), which masks do not see: the oracle finds the
     elements while it evaluates and records them in Context.impl_defined (see the op's family
     file); the differential engine adds them to this (empty) mask."""
-    return _none(result_shape(result_type, inputs))
+    return no_elements(result_shape(result_type, inputs))
 
 
 # ------------------------------------------------------------------- bits and quantization
 
 def bitcast_widths_differ(inputs, attributes, result_type):
     shape = result_shape(result_type, [])
-    src, dst = _type_of(inputs[0]), result_element(result_type)
-    return whole_result(shape) if src.bits != dst.bits else _none(shape)
+    src, dst = type_of(inputs[0]), result_element(result_type)
+    return whole_result(shape) if src.bits != dst.bits else no_elements(shape)
 
 
 def bitcast_of_nan(inputs, attributes, result_type):
     source = np.asarray(inputs[0])
-    src, dst = _type_of(source), result_element(result_type)
+    src, dst = type_of(source), result_element(result_type)
     shape = result_shape(result_type, [])
     if src.bits != dst.bits or not (src.is_float or src.is_complex):
-        return _none(shape)
+        return no_elements(shape)
     return isnan(source).reshape(shape)
 
 
@@ -886,12 +634,12 @@ def reduce_precision_zero_mantissa_tie(inputs, attributes, result_type):
     smallest normal of an IEEE-layout source, whose mantissa field is 100...0)."""
     source = np.asarray(inputs[0])
     shape = result_shape(result_type, [])
-    if int(_attr(attributes, "mantissa_bits", 1)) != 0:
-        return _none(shape)
+    if int(attribute(attributes, "mantissa_bits", 1)) != 0:
+        return no_elements(shape)
     with np.errstate(all="ignore"):
         magnitude = np.abs(source.astype(np.float64))
     fraction = np.frexp(np.where(np.isfinite(magnitude), magnitude, 1.0))[0]
-    et = _type_of(source)
+    et = type_of(source)
     half_min_normal = 2.0 ** (int(et.finfo.minexp) - 1) if et.name in ("f16", "bf16", "f32", "f64") else -1.0
     return ((fraction == 0.75) | (magnitude == half_min_normal)).reshape(shape)
 
@@ -903,10 +651,10 @@ def reduce_precision_narrow_ambiguous(inputs, attributes, result_type):
     above 2**(bias + 1), bias = 2**(exponent_bits - 1) - 1."""
     source = np.asarray(inputs[0])
     shape = result_shape(result_type, [])
-    et = _type_of(source)
+    et = type_of(source)
     if not et.is_float or et.bits > 8:
-        return _none(shape)
-    e, m = int(_attr(attributes, "exponent_bits", 1)), int(_attr(attributes, "mantissa_bits", 1))
+        return no_elements(shape)
+    e, m = int(attribute(attributes, "exponent_bits", 1)), int(attribute(attributes, "mantissa_bits", 1))
     with np.errstate(all="ignore"):
         wide = source.astype(np.float64)
     magnitude = np.abs(wide)
@@ -925,8 +673,8 @@ def reduce_precision_narrow_ambiguous(inputs, attributes, result_type):
 def rng_bit_generator_default(inputs, attributes, result_type):
     shape = result_shape(result_type, [])
     # THREE_FRY and PHILOX are compared bit for bit; DEFAULT (or no algorithm given) is not
-    if _attr(attributes, "rng_algorithm", "DEFAULT") in ("THREE_FRY", "PHILOX"):
-        return _none(shape)
+    if attribute(attributes, "rng_algorithm", "DEFAULT") in ("THREE_FRY", "PHILOX"):
+        return no_elements(shape)
     return whole_result(shape)
 
 

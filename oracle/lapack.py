@@ -25,7 +25,8 @@ import scipy.linalg
 from .custom_calls import PropertyVerdict, custom_call_compare, custom_call_target
 from .errors import OracleError, Unsupported
 from .numerics import round_to
-from .ops.linalg import cholesky_factor, gamma, solve_triangular, triangular_solve_wide, unit_roundoff, widen
+from .ops.linalg import cholesky_factor, solve_triangular, triangular_solve_wide, widen
+from .roundoff import gamma, operation_roundoff
 from .types import as_element_type
 
 #: Element type letter of the LAPACK name -> numpy dtype of its arrays.
@@ -108,7 +109,7 @@ def _shapes_problems(expected, actual) -> list[str]:
 
 
 def _u(x) -> float:
-    return unit_roundoff(as_element_type(np.asarray(x).dtype))
+    return operation_roundoff(as_element_type(np.asarray(x).dtype))
 
 
 def _worst(excess: np.ndarray) -> str:

@@ -41,6 +41,7 @@ import ml_dtypes
 import numpy as np
 
 from . import ir
+from .element_conversion import convert_array
 from .errors import OracleError
 from .numerics import round_to
 from .registry import all_ops
@@ -88,7 +89,6 @@ def _round(x: np.ndarray, et: ElementType) -> np.ndarray:
 def _int_to_float(n: np.ndarray, et: ElementType) -> np.ndarray:
     """convert(integer, et) for exact integers held as int64/uint64 or Python ints (object),
     rounded once (via round-to-odd onto 53 bits where float64 cannot hold them)."""
-    from .ops.conversion import convert_array
     if n.dtype != object:
         src = ELEMENT_TYPES["i64" if n.dtype.kind == "i" else "ui64"]
         return convert_array(n, src, et).astype(_F64)
@@ -118,7 +118,6 @@ def dequantize(x: np.ndarray, t: TensorType) -> np.ndarray:
 def quantize(x: np.ndarray, t: TensorType) -> np.ndarray:
     """The spec's quantize(x, t) for float values ``x`` of t's expressed type: storage values
     convert(round_nearest_even(clamp(min, x / scales + zero_points, max)), storage_type)."""
-    from .ops.conversion import convert_array
     qt = t.element_type
     ex, st = qt.expressed_type, qt.storage_type
     x = np.asarray(x)

@@ -13,7 +13,8 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from oracle.ops.conversion import bitcast_array, convert_array, reduce_precision_array, round_float64_to
+from oracle.element_conversion import convert_array
+from oracle.ops.conversion import bitcast_array, reduce_precision_array, round_float64_to
 from oracle.types import ALL_ELEMENT_TYPES, FLOATS, element_type
 
 from .test_oracle_structural import check_drawn_signatures, op_fn, run1

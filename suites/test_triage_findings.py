@@ -19,7 +19,7 @@ from conformance.fuzz import Verdict, attribute_crash, check_program, known_reas
 from judge.deviation_conditions import triggered
 from judge.known_deviations import known_deviation
 from judge.verdict import judge_program, oracle_run
-from oracle.impl_defined_masks import triangular_solve_no_solution
+from oracle.ops.linalg import triangular_solve_no_solution
 
 Q = "!quant.uniform<i8:f32, 0.0078125:57>"
 

@@ -52,7 +52,8 @@ from ..registry import Signature, add_impl_defined, op, record_facts
 from ..quantization import dequantize_op_quantize
 from ._checks import reject_quantized, shape_error
 from .reductions import record_masks
-from .linalg import rounded_to_type, seeded_rng, to_result_type, gamma, unit_roundoff, widen
+from .linalg import rounded_to_type, seeded_rng, to_result_type, widen
+from ..roundoff import gamma, operation_roundoff
 from ..types import FLOATS, ElementType, TensorType, as_element_type
 
 __all__ = ["Bounded", "batch_norm_inference_wide", "batch_norm_training_wide", "batch_norm_grad_wide"]
@@ -133,7 +134,7 @@ def _abs(v) -> np.ndarray:
 def _exact(x, et: ElementType) -> Bounded:
     """An input or constant of the decomposition: exact, no error."""
     v = widen(x)
-    return Bounded(v, np.zeros(v.shape), unit_roundoff(et), float(et.finfo.smallest_normal), float(et.finfo.max))
+    return Bounded(v, np.zeros(v.shape), operation_roundoff(et), float(et.finfo.smallest_normal), float(et.finfo.max))
 
 
 def _constant(value: float, et: ElementType) -> Bounded:

@@ -14,6 +14,7 @@ import numpy as np
 from ..allowances import order_dependent
 from .. import ir
 from ..accumulation import accumulation_bound
+from ..element_conversion import convert_array
 from ..errors import OracleError
 from ..evaluator import batchable
 from ..grid import ProcessId, process_of
@@ -21,7 +22,6 @@ from ..registry import op, record_facts
 from ..quantization import on_storage
 from ..types import ALL_ELEMENT_TYPES, ELEMENT_TYPES, TensorType, element_type_of_dtype
 from .reductions import is_promotable, monoid_ops, record_masks, schedule_free, values_differ
-from .conversion import convert_array
 
 _UI32 = ELEMENT_TYPES["ui32"]
 _FAMILY = "collectives"

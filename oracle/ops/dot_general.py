@@ -63,6 +63,7 @@ from .. import ir
 from ..errors import OracleError, Unsupported
 from ..numerics import round_to
 from ..registry import AttributeClass, Signature, op, record_facts
+from ..roundoff import gamma, unit_roundoff
 from ..quantization import dequantize_op_quantize
 from ..types import ALL_ELEMENT_TYPES, ElementType, TensorType, as_element_type
 from ._checks import reject_quantized, shape_error
@@ -79,16 +80,11 @@ PRECISIONS = ("DEFAULT", "HIGH", "HIGHEST")
 _EXTRA_UNIT_ROUNDOFF = {"tf32": 2.0 ** -11}
 
 
-def unit_roundoff(t) -> float:
-    """u = 2**-p for a float type with p significand bits (0 for integers: exact)."""
-    if isinstance(t, str) and t in _EXTRA_UNIT_ROUNDOFF:
-        return _EXTRA_UNIT_ROUNDOFF[t]
-    et = as_element_type(_precision_type_name(t) if isinstance(t, str) else t)
-    if et.is_complex:
-        et = et.component
-    if not et.is_float:
-        return 0.0
-    return float(et.finfo.eps) / 2
+def _algorithm_roundoff(name: str) -> float:
+    """The unit roundoff of a type an algorithm names (tf32 too)."""
+    if name in _EXTRA_UNIT_ROUNDOFF:
+        return _EXTRA_UNIT_ROUNDOFF[name]
+    return unit_roundoff(_precision_type_name(name))
 
 
 def _precision_type_name(name: str) -> str:
@@ -108,13 +104,6 @@ def _range_of(t) -> tuple[float, float]:
         et = et.component
     fi = et.finfo
     return float(fi.smallest_normal), float(fi.max)
-
-
-def gamma(n, u: float):
-    """gamma_n(u) = n u / (1 - n u); inf where n u >= 1 (no bound)."""
-    nu = np.asarray(n, dtype=np.float64) * u
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(nu < 1, nu / (1 - nu), np.inf)
 
 
 @dataclass(frozen=True)
@@ -170,7 +159,7 @@ def dot_numerics(op_, operand: ElementType, result: ElementType) -> DotNumerics:
     if algorithm:
         fields = {k: (v.text if isinstance(v, ir.OpaqueAttr) else v) for k, v in algorithm.items()}
         lt, rt, at = fields["lhs_precision_type"], fields["rhs_precision_type"], fields["accumulation_type"]
-        ul, ur, ua = unit_roundoff(lt), unit_roundoff(rt), unit_roundoff(at)
+        ul, ur, ua = _algorithm_roundoff(lt), _algorithm_roundoff(rt), _algorithm_roundoff(at)
         nl, nr = int(fields.get("lhs_component_count", 1)), int(fields.get("rhs_component_count", 1))
         ops = int(fields.get("num_primitive_operations", 1))
         u_pair = max(ul, ur)

@@ -17,12 +17,13 @@ import math
 import numpy as np
 
 from ..allowances import ImplDefined, order_dependent
-from ..impl_defined_masks import fft_undefined
+from ..impl_defined_masks import attribute, component_limits, component_type, no_elements, result_shape, type_of
 from .. import ir
 from ..errors import OracleError
 from ..registry import Signature, add_impl_defined, op, record_facts
 from ._checks import reject_quantized, shape_error
-from .linalg import rounded_to_type, normal_samples, seeded_rng, to_result_type, unit_roundoff, widen
+from .linalg import rounded_to_type, normal_samples, seeded_rng, to_result_type, widen
+from ..roundoff import operation_roundoff
 from ..numerics import round_to
 from ..types import TensorType, as_element_type, element_type, element_type_of_dtype
 
@@ -129,7 +130,7 @@ def fft_error_bound(op_, inputs, result_types):
     fft_type = op_.attr("fft_type")
     lengths = [int(n) for n in op_.attr("fft_length")]
     out_t = result_types[0]
-    u = unit_roundoff(out_t.element_type if out_t.element_type.is_complex
+    u = operation_roundoff(out_t.element_type if out_t.element_type.is_complex
                       else element_type(f"complex<{out_t.element_type.name}>"))
     total = math.prod(lengths)
     rel = sum(math.ceil(math.log2(n)) + 2 for n in lengths if n > 0) * 8 * u + u
@@ -254,6 +255,38 @@ def fft(op_, args, ctx, env):
     return [to_result_type(fft_wide(x, fft_type, lengths), et_out)]
 
 
+# ---------------------------------------------------- the masks of the implementation-defined entries
+# (ImplDefined.mask: inputs, attributes, result type -> a bool array of the result's shape;
+# the helpers every mask shares are oracle/impl_defined_masks.py's)
+
+def fft_undefined(inputs, attributes, result_type):
+    x = np.asarray(inputs[0])
+    fft_type = attribute(attributes, "fft_type")
+    lengths = [int(n) for n in attribute(attributes, "fft_length")]
+    shape = result_shape(result_type, inputs)
+    if x.size == 0 or not shape or 0 in shape:
+        return no_elements(shape)
+    et = component_type(type_of(x))
+    axes = tuple(range(-len(lengths), 0))
+    with np.errstate(invalid="ignore", over="ignore"):
+        wide = x.astype(np.complex128 if np.iscomplexobj(x) else np.float64)
+        size = np.sum(np.abs(wide), axis=axes, keepdims=True)
+    bad = ~(size < component_limits(et)[0] / 2)  # NaN, inf or too large
+    mask = np.broadcast_to(bad, shape[:-len(lengths)] + (1,) * len(lengths))
+    if fft_type == "IRFFT":
+        line = wide
+        with np.errstate(all="ignore"):
+            for axis in axes[:-1]:  # the outer inverse transforms, then look at each 1-D line
+                line = transform(line, axis, inverse=True)
+        n = lengths[-1]
+        edges = line[..., [0] + ([n // 2] if n % 2 == 0 and n // 2 < line.shape[-1] else [])]
+        scale = np.max(np.abs(line), axis=-1, keepdims=True).astype(np.float64)
+        u = float(et.finfo.eps) / 2
+        not_real = (np.abs(edges.imag).astype(np.float64) > u * scale).any(axis=-1, keepdims=True)
+        mask = mask | not_real
+    return np.broadcast_to(mask, shape).copy()
+
+
 # ---------------------------------------------- implementation-defined results, on the records
 # The result elements the spec leaves to the implementation, with the masks that find them
 # (oracle/impl_defined.py states the rules and generates IMPL_DEFINED_TABLE from the records).
@@ -266,7 +299,7 @@ add_impl_defined(
                 "signal, so it has no inverse (implementations drop or mix those parts)",
                 'fft: "irfft ... computes the inverse of rfft"; Floating-point exceptions: '
                 '"Exceptions for nonstandard operations ... are implementation-defined."',
-                lambda inputs, attributes, result_type: fft_undefined(inputs, attributes, result_type)),
+                fft_undefined),
 )
 
 

@@ -24,16 +24,16 @@ import math
 import numpy as np
 
 from ..allowances import ImplDefined, order_dependent
-from ..impl_defined_masks import gather_unsorted_indices, scatter_collisions
+from ..impl_defined_masks import attribute, no_elements, result_shape, type_of, whole_result
 from .. import ir
 from ..accumulation import scattered_bound
+from ..element_conversion import convert_array
 from ..errors import OracleError, UndefinedBehavior
 from ..evaluator import batchable
 from ..registry import AttributeClass, Signature, add_impl_defined, op, record_facts
 from ..quantization import on_storage
 from ..types import ALL_ELEMENT_TYPES, ELEMENT_TYPES, TensorType, as_element_type
 from ._checks import shape_error
-from .conversion import convert_array
 from .indexing import draw_data, draw_index_values, index_types, index_values
 from .reductions import is_promotable, monoid_ops
 from .structural import ints
@@ -672,6 +672,143 @@ def scatter_error_bound(op_, inputs, result_types) -> list:
 @on_storage
 def scatter(op_, args, ctx, env):
     return _scatter(op_, args, ctx, env)
+
+
+# ---------------------------------------------------- the masks of the implementation-defined entries
+# (ImplDefined.mask: inputs, attributes, result type -> a bool array of the result's shape;
+# the helpers every mask shares are oracle/impl_defined_masks.py's)
+
+def _non_decreasing_along(full_start: np.ndarray, axes, shape) -> bool:
+    """full_start_index(i1) <= full_start_index(i2) for all i1 < i2 from the index space of
+    ``shape`` (row-major), where full_start (*batch_shape, rank) varies along ``axes`` only.
+    Read element-wise (the spec compares index tensors element-wise elsewhere, e.g. 0 <=
+    slice_sizes <= shape(operand)), which implies lexicographic order too: the stricter, hence
+    conservative, reading.  Literally "for all i1 < i2": a window axis that comes before a batch
+    axis repeats the batch sequence, which then must be constant."""
+    axes = list(axes)
+    if full_start.size == 0 or not axes:
+        return True
+    last = max(axes)
+    # window axes after the last batch axis (or of size 1) only repeat a value: leave them out
+    kept = [a for a in range(last + 1) if a in axes or shape[a] > 1]
+    placed = full_start.reshape([shape[a] if a in axes else 1 for a in kept] + [full_start.shape[-1]])
+    rows = np.broadcast_to(placed, [shape[a] for a in kept] + [full_start.shape[-1]]).reshape(-1, full_start.shape[-1])
+    return rows.shape[0] < 2 or bool(np.all(rows[1:] >= rows[:-1]))
+
+
+def _mask_dimension_numbers(attributes, fields) -> dict:
+    out = {f: tuple(int(v) for v in (attribute(attributes, f, ()) or ())) for f in fields}
+    out["index_vector_dim"] = int(attribute(attributes, "index_vector_dim", 0))
+    return out
+
+
+def gather_unsorted_indices(inputs, attributes, result_type):
+    """indices_are_sorted = true but the start indices are not sorted: undefined, so the
+    whole result.  full_start_index is the clamped start in operand-dimension order."""
+    shape = result_shape(result_type, inputs)
+    if not attribute(attributes, "indices_are_sorted", False):
+        return no_elements(shape)
+    operand, start_indices = np.asarray(inputs[0]), np.asarray(inputs[1])
+    dn = _mask_dimension_numbers(attributes, GATHER_FIELDS)
+    slice_sizes = attribute(attributes, "slice_sizes", None)
+    slice_sizes = [int(v) for v in (np.asarray(inputs[2]).astype(np.int64) if slice_sizes is None else slice_sizes)]
+    vectors = index_vectors(start_indices, dn["index_vector_dim"])
+    full = np.zeros(vectors.shape[:-1] + (operand.ndim,), dtype=np.int64)
+    for d_start, d_operand in enumerate(dn["start_index_map"]):  # loop over index dimensions
+        full[..., d_operand] = np.clip(vectors[..., d_start], 0, operand.shape[d_operand] - slice_sizes[d_operand])
+    batch_axes = [d for d in range(len(shape)) if d not in dn["offset_dims"]]
+    return no_elements(shape) if _non_decreasing_along(full, batch_axes, shape) else whole_result(shape)
+
+
+def _scatter_order_independence(region, n: int) -> str | None:
+    """How the result of several updates of one element depends on their order, read from
+    update_computation's structure: 'exact' (every order gives the same bits: integer / bool
+    add, multiply, and, or, xor, maximum, minimum; float maximum / minimum; a body returning
+    the accumulator), 'sum' (float / complex add: the same up to rounding) or None (anything
+    else: overwrite, subtract, float multiply, bodies not recognized)."""
+    if region is None or len(region.arguments) != 2 * n or not region.ops:
+        return None
+    args = region.arguments
+    produced = {r: o for o in region.ops for r in o.results}
+    worst = "exact"
+    for i, value in enumerate(region.ops[-1].operands):
+        if value is args[i]:
+            continue
+        o = produced.get(value)
+        name = o.name.split(".", 1)[1] if o is not None else ""
+        if o is None or len(o.operands) != 2 or {id(v) for v in o.operands} != {id(args[i]), id(args[n + i])}:
+            return None
+        et = args[i].type.element_type
+        if name in ("add", "multiply", "and", "or", "xor", "maximum", "minimum") and (et.is_integer or et.is_bool):
+            continue
+        if name in ("maximum", "minimum") and et.is_float:
+            continue
+        if name == "add" and (et.is_float or et.is_complex):
+            worst = "sum"
+            continue
+        return None
+    return worst
+
+
+def _update_computation(attributes):
+    region = (attributes or {}).get("update_computation")
+    regions = (attributes or {}).get("regions")
+    return region if region is not None else (regions[0] if regions else None)
+
+
+def _sum_order_sensitive(values: list, targets, positions, hits, size) -> np.ndarray:
+    """Targets of a float/complex add whose order-dependent rounding may exceed the
+    order-dependent tolerance rows (oracle/allowances.order_dependent: 32 eps, relative or absolute): recursive
+    summation of k terms errs by <= (k-1) u sum|x| (u = eps/2), so keep targets with
+    (k-1) sum|x| <= 32 max(|sum x|, 1); also non-finite terms and sums near overflow."""
+    sensitive = np.zeros(size, dtype=bool)
+    for operand, updates in values:
+        contribution = np.concatenate([operand.reshape(-1)[targets], updates.reshape(-1)[positions]])
+        where = np.concatenate([targets, targets])
+        with np.errstate(all="ignore"):
+            wide = contribution.astype(np.complex128 if np.iscomplexobj(contribution) else np.float64)
+            finite = np.isfinite(wide.real) & np.isfinite(wide.imag) if np.iscomplexobj(wide) else np.isfinite(wide)
+            magnitude = np.abs(wide)
+            total = np.abs(np.bincount(where, weights=wide.real, minlength=size)
+                           + 1j * np.bincount(where, weights=np.imag(wide), minlength=size))
+            spread = np.bincount(where, weights=magnitude, minlength=size)
+        largest = float(type_of(operand).component.finfo.max if np.iscomplexobj(operand)
+                        else type_of(operand).finfo.max)
+        sensitive |= np.bincount(where, weights=~finite, minlength=size) > 0
+        sensitive |= ~(spread < largest / 2) | ((hits - 1) * spread > 32 * np.maximum(total, 1.0))
+    return sensitive
+
+
+def scatter_collisions(inputs, attributes, result_type):
+    """Result elements that receive two or more updates: the update order ('schedule') is 'an
+    implementation-defined permutation', so they are masked unless update_computation gives
+    the same result in every order (``_scatter_order_independence``; the region comes as
+    attributes['update_computation'] or attributes['regions'][0]; without it: every
+    collision).  unique_indices / indices_are_sorted = true when false: undefined, the whole
+    result."""
+    n = (len(inputs) - 1) // 2
+    operand, scatter_indices, updates = np.asarray(inputs[0]), np.asarray(inputs[n]), np.asarray(inputs[n + 1])
+    dn = _mask_dimension_numbers(attributes, SCATTER_FIELDS)
+    positions, targets = scatter_targets(operand.shape, scatter_indices, updates.shape, dn)
+    hits = np.bincount(targets, minlength=operand.size)
+    collided = hits >= 2
+    if attribute(attributes, "unique_indices", False) and collided.any():
+        return whole_result(operand.shape)
+    if attribute(attributes, "indices_are_sorted", False):
+        vectors = index_vectors(scatter_indices, dn["index_vector_dim"])
+        full = np.zeros(vectors.shape[:-1] + (operand.ndim,), dtype=np.int64)
+        for d_start, d_input in enumerate(dn["scatter_dims_to_operand_dims"]):
+            full[..., d_input] = vectors[..., d_start]
+        scatter_axes = [d for d in range(updates.ndim) if d not in dn["update_window_dims"]]
+        if not _non_decreasing_along(full, scatter_axes, updates.shape):
+            return whole_result(operand.shape)
+    kind = _scatter_order_independence(_update_computation(attributes), n)
+    if kind == "exact" or not collided.any():
+        return no_elements(operand.shape)
+    if kind == "sum":
+        pairs = [(np.asarray(inputs[i]), np.asarray(inputs[n + 1 + i])) for i in range(n)]
+        collided &= _sum_order_sensitive(pairs, targets, positions, hits, operand.size)
+    return collided.reshape(operand.shape)
 
 
 # ---------------------------------------------- implementation-defined results, on the records

@@ -8,7 +8,9 @@ classical backward error analyses (``error_bound`` in each op's ``extra``, consu
 comparator), not against a fixed number of ULPs.
 
 Helpers shared with the fft and batch_norm families live here too: ``widen`` (exact
-conversion to longdouble), ``unit_roundoff`` and ``gamma`` (Higham's gamma_k).
+conversion to longdouble); the rounding model (``operation_roundoff``, ``gamma``) is
+oracle/roundoff.py's.  The implementation-defined masks of both ops are here, beside
+their semantics.
 """
 
 from __future__ import annotations
@@ -16,17 +18,17 @@ from __future__ import annotations
 import numpy as np
 
 from ..allowances import ImplDefined, order_dependent
-from ..impl_defined_masks import (cholesky_not_positive_definite, cholesky_other_triangle,
-                                  triangular_solve_no_solution, triangular_solve_not_unit_diagonal)
+from ..impl_defined_masks import attribute, component_limits, component_type, no_elements, type_of
 from .. import ir
 from ..errors import OracleError
 from ..numerics import round_to
 from ..registry import Signature, add_impl_defined, op, record_facts
+from ..roundoff import gamma, operation_roundoff
 from ..quantization import dequantize_op_quantize
 from ._checks import shape_error
 from ..types import COMPLEXES, FLOATS, ElementType, TensorType, as_element_type
 
-__all__ = ["widen", "unit_roundoff", "gamma", "cholesky_factor", "solve_triangular"]
+__all__ = ["widen", "cholesky_factor", "solve_triangular"]
 
 _FLOAT_OR_COMPLEX = tuple(t.name for t in FLOATS + COMPLEXES)
 _TRANSPOSE = ("NO_TRANSPOSE", "TRANSPOSE", "ADJOINT")
@@ -41,23 +43,6 @@ def widen(x) -> np.ndarray:
         if np.iscomplexobj(x):
             return x.astype(np.complex128).astype(np.clongdouble)
         return x.astype(np.float64).astype(np.longdouble)
-
-
-def unit_roundoff(et) -> float:
-    """u of the element type (half its machine epsilon).  For complex types the bound of one
-    complex multiply-add or division, which is what a real rounding error becomes there:
-    |fl(x op y) - x op y| <= sqrt(2) gamma_4 |x op y| ~ 5.7 u (Higham 2002, Lemma 3.5), so 6u."""
-    et = as_element_type(et)
-    if et.is_complex:
-        return 6 * float(et.component.finfo.eps) / 2
-    return float(et.finfo.eps) / 2
-
-
-def gamma(k, u: float):
-    """gamma_k = k u / (1 - k u) (Higham 2002, Lemma 3.1); inf where k u >= 1 (no bound)."""
-    ku = np.asarray(k, dtype=np.float64) * u
-    with np.errstate(divide="ignore"):
-        return np.where(ku < 1, ku / np.maximum(1 - ku, 0), np.inf)
 
 
 def to_result_type(wide: np.ndarray, et: ElementType) -> np.ndarray:
@@ -233,7 +218,7 @@ def cholesky_error_bound(op_, inputs, result_types):
     """
     (a,) = inputs
     et = result_types[0].element_type
-    u = unit_roundoff(et)
+    u = operation_roundoff(et)
     n = a.shape[-1]
     if a.size == 0:
         return [np.zeros(a.shape)]
@@ -333,7 +318,7 @@ def triangular_solve_reach(a, b, attrs: dict, et) -> np.ndarray:
         return np.zeros(np.shape(b))
     y = solve_triangular(m, rhs, m_lower)
     inverse = solve_triangular(m, np.broadcast_to(np.eye(n, dtype=m.dtype), m.shape), m_lower)
-    u = unit_roundoff(et)
+    u = operation_roundoff(et)
     with np.errstate(all="ignore"):
         abs_m = np.abs(np.tril(m) if m_lower else np.triu(m)).astype(np.float64)
         abs_inv, abs_y = np.abs(inverse).astype(np.float64), np.abs(y).astype(np.float64)
@@ -356,7 +341,7 @@ def triangular_solve_error_bound(op_, inputs, result_types):
     """
     a, b = inputs
     et = result_types[0].element_type
-    u = unit_roundoff(et)
+    u = operation_roundoff(et)
     attrs = _triangular_attrs(op_)
     if b.size == 0:
         return [np.zeros(b.shape)]
@@ -425,6 +410,96 @@ def triangular_solve(op_, args, ctx, env):
     if b_t.element_type != r_t.element_type:  # (C4)
         raise OracleError(f"type(b) {b_t} and type(result) {r_t} differ", op=op_.name, constraint="C4")
     return [to_result_type(triangular_solve_wide(a, b, attrs), et)]
+
+
+# ---------------------------------------------------- the masks of the implementation-defined entries
+# (ImplDefined.mask: inputs, attributes, result type -> a bool array of the result's shape;
+# the helpers every mask shares are oracle/impl_defined_masks.py's)
+
+def _batch_mask(batch_bad: np.ndarray, shape) -> np.ndarray:
+    return np.broadcast_to(batch_bad[..., None, None], shape).copy()
+
+
+def cholesky_other_triangle(inputs, attributes, result_type):
+    a = np.asarray(inputs[0])
+    n = a.shape[-1]
+    row, col = np.indices((n, n))
+    other = (col > row) if attribute(attributes, "lower", False) else (row > col)
+    return np.broadcast_to(other, a.shape).copy()
+
+
+def cholesky_not_positive_definite(inputs, attributes, result_type):
+    """Batches whose matrix is not Hermitian positive definite (behaviour undefined).
+
+    Not Hermitian: a differs from its conjugate transpose (implementations read only the
+    triangle named by ``lower``, so any value in the other one is a different matrix) or has
+    a non-finite element.  Not definite, in the type: a backward-stable Cholesky in
+    precision u runs to completion when lambda_min(H) > n gamma_{n+1} / (1 - gamma_{n+1}),
+    H = D^-1/2 A D^-1/2 the matrix scaled to a unit diagonal (Higham 2002, Thm 10.7);
+    below that (twice it, for the algorithm variants) a conforming backend may break down.
+    """
+    a = np.asarray(inputs[0])
+    et = type_of(a)
+    if not (et.is_float or et.is_complex) or a.shape[-1] == 0:
+        return no_elements(a.shape)
+    with np.errstate(invalid="ignore", over="ignore"):
+        wide = a.astype(np.complex128 if et.is_complex else np.float64)
+    n = a.shape[-1]
+    finite = np.isfinite(wide).all(axis=(-1, -2))
+    hermitian = (wide == np.conj(np.swapaxes(wide, -1, -2))).all(axis=(-1, -2))
+    diagonal = np.einsum("...ii->...i", wide).real
+    bad = ~finite | ~hermitian | (diagonal <= 0).any(axis=-1)
+    if (~bad).any():
+        scale = 1 / np.sqrt(np.where(bad[..., None], 1, diagonal))
+        scaled = np.where(bad[..., None, None], np.eye(n), scale[..., :, None] * wide * scale[..., None, :])
+        g = float(gamma(n + 1, operation_roundoff(et)))
+        margin = 2 * n * g / (1 - g) if g < 1 else np.inf
+        bad |= np.linalg.eigvalsh(scaled).min(axis=-1) <= margin
+    return _batch_mask(bad, a.shape)
+
+
+def triangular_solve_no_solution(inputs, attributes, result_type):
+    """No unique finite solution to compare: a zero on the diagonal that is read (the
+    system is singular), or a non-finite element in the triangle that is read (whole batch),
+    a non-finite element of b (its right-hand side), or a solution that overflows the type
+    or whose computation may (an intermediate of substitution or of inverting and multiplying
+    beyond the type's largest finite value: its right-hand side; in f8E4M3FN, whose largest
+    value is 448 and which has no infinity, 1.5 * 416 in a partial sum is NaN though the
+    solution, -256, is not).  triangular_solve is not an IEEE-754 operation, so how NaN, inf
+    and overflow propagate through it is implementation-defined (see "Floating-point
+    exceptions" above); substitution codes also skip zero multipliers (BLAS trsv), which
+    changes inf * 0 = NaN."""
+    a, b = np.asarray(inputs[0]), np.asarray(inputs[1])
+    et = type_of(b)
+    if not (et.is_float or et.is_complex) or b.size == 0:
+        return no_elements(b.shape)
+    lower, left = bool(attribute(attributes, "lower", False)), bool(attribute(attributes, "left_side", False))
+    with np.errstate(invalid="ignore", over="ignore"):
+        wide_a = a.astype(np.complex128 if et.is_complex else np.float64)
+        wide_b = b.astype(wide_a.dtype)
+    unit = bool(attribute(attributes, "unit_diagonal", False))  # then the diagonal is not read
+    k = (-1 if lower else 1) if unit else 0
+    read = np.tril(wide_a, k) if lower else np.triu(wide_a, k)
+    bad_a = ~np.isfinite(read).all(axis=(-1, -2))
+    if not unit:
+        bad_a |= (np.einsum("...ii->...i", wide_a) == 0).any(axis=-1)
+    attrs = {k: attribute(attributes, k) for k in ("left_side", "lower", "unit_diagonal", "transpose_a")}
+    solution = np.abs(triangular_solve_wide(a, b, attrs))
+    largest = float(component_limits(component_type(et))[0])
+    with np.errstate(invalid="ignore", over="ignore"):
+        overflow = ~(solution.astype(np.float64) <= largest)
+        overflow |= ~(triangular_solve_reach(a, b, attrs, et) <= largest)  # an intermediate may overflow
+    vector_axis = -2 if left else -1  # the axis along which one right-hand side runs
+    bad_vector = (~np.isfinite(wide_b) | overflow).any(axis=vector_axis, keepdims=True)
+    return np.broadcast_to(bad_a[..., None, None] | bad_vector, b.shape).copy()
+
+
+def triangular_solve_not_unit_diagonal(inputs, attributes, result_type):
+    a, b = np.asarray(inputs[0]), np.asarray(inputs[1])
+    if not attribute(attributes, "unit_diagonal", False):
+        return no_elements(b.shape)
+    diagonal = np.einsum("...ii->...i", a)
+    return _batch_mask((diagonal != 1).any(axis=-1), b.shape)
 
 
 # ---------------------------------------------- implementation-defined results, on the records

@@ -45,13 +45,13 @@ from ..allowances import ImplDefined, order_dependent
 from ..impl_defined_masks import recorded_by_oracle, select_and_scatter_empty_window
 from .. import ir
 from ..accumulation import accumulation_bound, scattered_bound
+from ..element_conversion import convert_array
 from ..errors import OracleError
 from ..evaluator import Context, batchable
 from ..registry import AttributeClass, Signature, add_impl_defined, op, record_facts
 from ..quantization import on_storage
 from ..types import ALL_ELEMENT_TYPES, ElementType, TensorType, as_element_type
 from ._checks import shape_error
-from .conversion import convert_array
 
 __all__ = ["run_body", "reduce_arrays", "schedule_free", "values_differ", "monoid_ops", "is_identity",
            "stack_bounds"]

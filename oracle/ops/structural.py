@@ -13,13 +13,13 @@ import math
 import numpy as np
 
 from .. import ir
+from ..element_conversion import convert_array
 from ..errors import OracleError, Unsupported
 from ..numerics import note_unrepresentable
 from ..registry import AttributeClass, Signature, op
 from ..quantization import on_storage
 from ._checks import reject_quantized, shape_error
 from ..types import ALL_ELEMENT_TYPES, ELEMENT_TYPES, ElementType, TensorType, as_element_type
-from .conversion import convert_array
 
 _ALL_NAMES = tuple(t.name for t in ALL_ELEMENT_TYPES)
 _IOTA_NAMES = tuple(t.name for t in ALL_ELEMENT_TYPES if not t.is_bool)
