@@ -29,7 +29,7 @@ import numpy as np
 
 from .base import (Rejected, call_text, main_signature, mlir_context, parse_mlir, run_stablehlo_passes,
                    wrap_main)
-from .worker import WorkerBackend
+from .worker_client import WorkerBackend
 from .xla import Signature
 
 _BUFFER_DTYPES = {np.dtype(n) for n in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16",

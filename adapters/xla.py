@@ -29,7 +29,7 @@ from oracle.literals import format_dense
 from .base import (Rejected, call_text, expected_dtype, grid_of, main_signature, mlir_context, parse_mlir,
                    run_grid_flat, run_stablehlo_passes, wrap_main)
 from .batch import LeftOut, compile_batch, first_occurrences, in_rounds, may_share_a_module
-from .worker import WorkerBackend
+from .worker_client import WorkerBackend
 
 # Element types XLA CPU refuses (see module docstring); used by supports().
 XLA_CPU_UNSUPPORTED = {"f6E2M3FN": "XLA has no f6E2M3FN primitive type (compile rejects it, a constant aborts)",

@@ -13,7 +13,7 @@ from judge.known_deviations import deviation_for_case
 
 from adapters import get_backend
 from adapters.base import Rejected
-from adapters.worker import WorkerBackend
+from adapters.worker_client import WorkerBackend
 
 
 # ------------------------------------------------------------------ a fake engine with batches

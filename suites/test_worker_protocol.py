@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 from adapters.base import encode_message
-from adapters.worker import REPO_ROOT, WorkerClient
+from adapters.worker_client import REPO_ROOT, WorkerClient
 
 
 def _client_on(script: str) -> WorkerClient:

@@ -9,7 +9,7 @@ import os
 
 import numpy as np
 
-from adapters.worker import WorkerBackend
+from adapters.worker_client import WorkerBackend
 
 _STATE = {"spoiled": False}
 
