@@ -56,10 +56,10 @@ import numpy as np
 
 import oracle.ops
 from judge.compare import value_text
-from judge.program_bound import judge_golden, program_bounds
+from judge.program_bound import judge_golden, output_bounds
 from judge.verdict import Traits, judge_program, oracle_run
 from oracle import rewrite
-from oracle.errors import MlirError
+from oracle.errors import MlirError, OracleError
 from oracle.mlir_text import parse_module
 from reports.results import CaseResult
 
@@ -1342,25 +1342,25 @@ def _judged_goldens(module, values: tuple, outputs: list, failed: list) -> list:
     answer (judge/program_bound.py: every op's allowance carried through the ops after it, calls
     inlined): a ``GoldenVerdict`` per check whose golden is not the oracle's own answer (that one
     stands as written)."""
-    try:
-        expansion = rewrite.expand(module)
-    except (rewrite.TooLarge, RecursionError):  # not judged: the file's checks stand
+    def golden_of(check):
+        return check.expected_value if check.expected is None else outputs[check.expected]
+
+    differ = [c for c in failed if golden_of(c) is not None and c.actual < len(values[0])
+              and np.asarray(golden_of(c)).tobytes() != np.asarray(values[0][c.actual]).tobytes()]
+    if not differ:
         return []
-    inlined = expansion.module
-    outputs_exact, env, recorded = values if inlined is module else oracle_run(inlined, [])
+    try:
+        inlined, (outputs_exact, env, _), bounds = output_bounds(module, [])
+    except (rewrite.TooLarge, RecursionError, OracleError):  # not judged: the file's checks stand
+        return []
     returned = inlined.main.ops[-1].operands
-    bounds, goldens = None, []
-    for check in failed:
-        golden = check.expected_value if check.expected is None else outputs[check.expected]
-        if golden is None or check.actual >= len(returned):
-            continue
+    goldens = []
+    for check in differ:  # (a golden that is the oracle's answer: the file's check stands as written)
         value = returned[check.actual]
-        exact = np.asarray(env.get(value, outputs_exact[check.actual]))
-        golden = np.asarray(golden)
-        if golden.tobytes() == exact.tobytes() or not hasattr(value.type, "element_type"):
-            continue  # the golden is the oracle's answer: the file's check stands as written
-        if bounds is None:
-            bounds = program_bounds(inlined, env, recorded, expansion.paths)
+        exact = np.asarray(outputs_exact[check.actual])
+        golden = np.asarray(golden_of(check))
+        if not hasattr(value.type, "element_type"):
+            continue
         verdict = judge_golden(golden.astype(exact.dtype), exact, value.type.element_type, bounds.of(value),
                                unknown=bounds.unknown.get(value), loose=bounds.loose.get(value))
         verdict.message = f"{check.describe()}: the file's expected value is {verdict.message}"

@@ -53,7 +53,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import oracle
-from oracle import ir
+from oracle import ir, rewrite
+from oracle.custom_calls import JUDGES as custom_call_judges
 from oracle.errors import OracleError
 from oracle.evaluator import Context, run_ops
 from oracle.impl_defined import op_masks
@@ -62,7 +63,8 @@ from oracle.types import TensorType, element_type
 from .compare import Comparison, compare
 from .tolerance import Tolerance, tolerance_for
 
-__all__ = ["ProgramBounds", "GoldenVerdict", "program_bounds", "judge_golden"]
+__all__ = ["ProgramBounds", "GoldenVerdict", "program_bounds", "expanded_for_bounds", "output_bounds",
+           "judge_golden"]
 
 _F64 = element_type("f64")
 #: float64 sums of many bounds round too: every propagated bound is enlarged by this factor
@@ -173,11 +175,21 @@ def _row_of(op: ir.Op, result) -> Tolerance:
     return tolerance_for(op.name, result.type.element_type, operand_type=operand_types[0] if operand_types else None)
 
 
+def _judged_by_a_property(op: ir.Op) -> bool:
+    """Results the judge compares by a property (rng's statistics, a LAPACK target's residuals),
+    not element by element: no element bound exists.  custom_call targets without a judge
+    return their results exactly (oracle/custom_calls.py)."""
+    if op.name == "stablehlo.custom_call":
+        return op.attr("call_target_name", "") in custom_call_judges
+    info = oracle.lookup(op.name)
+    return bool(info is not None and info.extra.get("compare"))
+
+
 def _allowance_is_exact(op: ir.Op) -> bool:
     """The op's results are exactly determined by its operands (its rows exact, no error model,
     and so for every op in its regions)."""
     info = oracle.lookup(op.name)
-    if info is not None and (info.extra.get("error_bound") or info.extra.get("compare")):
+    if _judged_by_a_property(op) or (info is not None and info.extra.get("error_bound")):
         return False
     if any(_is_tensor(r) and not _row_of(op, r).is_exact for r in op.results):
         return False
@@ -273,8 +285,8 @@ def _with_masks(op: ir.Op, operands: list, exact: list, bounds: list, recorded: 
 def _own_allowance(op: ir.Op, operands: list, exact: list, bounds_in: list) -> list:
     """The op's own allowance per result, on operands inside their bounds (module docstring)."""
     info = oracle.lookup(op.name)
-    if info is not None and info.extra.get("compare"):
-        raise NoRule("compared statistically (no element bound)")
+    if _judged_by_a_property(op):
+        raise NoRule("judged by a property, not element by element (no element bound)")
     if any(getattr(_kind(v) if _is_tensor(v) else None, "is_quantized", False) for v in op.operands + op.results):
         raise NoRule("quantized")
     inexact_in = not all(_zero(b) for b in bounds_in)
@@ -392,6 +404,10 @@ def _op_bounds(op: ir.Op, operands: list, bounds_in: list, exact: list, module: 
         if start is not None and not all(_zero(b) for b in bounds_in[start:]):
             return [np.full(np.shape(x), np.nan) for x in exact]  # an index that may move: open
         return [b * _SLACK for b in _applied_to_bounds(op, bounds_in, operands, module, env, start)]
+    if (name == "stablehlo.custom_call" and not _judged_by_a_property(op) and len(operands) == len(exact) == 1
+            and np.asarray(operands[0]).tobytes() == np.asarray(exact[0]).tobytes()
+            and op.operands[0].type == op.results[0].type):
+        return [bounds_in[0]]  # an annotation (Sharding, ...): its result is its operand
     if name == "stablehlo.select":
         pred, on_true, on_false = bounds_in
         with np.errstate(invalid="ignore"):
@@ -483,6 +499,71 @@ def program_bounds(module: ir.Module, env: dict, recorded: dict | None = None,
             if first is not None:
                 out.loose[r] = first
     return out
+
+
+#: the most rounds of expanding if/case/while by the oracle's decisions, and the longest loop unrolled
+MAX_EXPANSIONS = 16
+UNROLL_LIMIT = 256
+
+
+def expanded_for_bounds(module: ir.Module, inputs) -> tuple[rewrite.Expansion, tuple]:
+    """``module`` with its calls inlined and every if / case / while expanded as the ORACLE runs
+    it (its branch, its trip count; oracle/rewrite.py), so the ops inside stand at the top of
+    @main where ``program_bounds`` bounds them; and ``oracle_run``'s values of the expansion.
+    Regions that cannot be expanded (too many iterations) stay whole (no rule: unknown).
+    The expansion stands for every conforming implementation only where the deciding values
+    are exact: ``output_bounds`` checks that."""
+    decisions: dict = {}
+    expansion = rewrite.expand(module)
+    values = _oracle_run(expansion.module, inputs)
+    for _ in range(MAX_EXPANSIONS):
+        env = values[1]
+        new = {}
+        for op in expansion.module.main.ops:
+            path = expansion.paths.get(op)
+            if op.name not in rewrite.EXPANDABLE or path is None or path in decisions:
+                continue
+            operands = [env[v] for v in op.operands]
+            decision = (rewrite.branch_taken(op, operands[0]) if op.name != rewrite.WHILE else
+                        rewrite.oracle_trip_count(op, operands, expansion.module, env, UNROLL_LIMIT))
+            if decision is not None:
+                new[path] = decision
+        if not new:
+            break
+        try:
+            candidate = rewrite.expand(module, {**decisions, **new})
+        except rewrite.TooLarge:
+            break
+        decisions.update(new)
+        expansion, values = candidate, _oracle_run(candidate.module, inputs)
+    return expansion, values
+
+
+def _oracle_run(module: ir.Module, inputs) -> tuple:
+    """(outputs, every value of @main, the masks the oracle recorded) -- as judge.verdict.oracle_run."""
+    context = Context(module, impl_defined={})
+    env = dict(zip(module.main.arguments, inputs))
+    outputs = run_ops(module.main.ops, env, context)
+    return outputs, env, dict(context.impl_defined)
+
+
+def output_bounds(module: ir.Module, inputs) -> tuple[ir.Module, tuple, ProgramBounds]:
+    """(the expanded program, the oracle's values of it, the bounds of its values): the entry
+    point for judging a whole program's outputs without a replay.  Where a branch or a trip
+    count of an expanded region is decided by a value whose bound may flip it, another
+    conforming implementation may run other ops: every output is then unknown."""
+    expansion, values = expanded_for_bounds(module, inputs)
+    _, env, recorded = values
+    bounds = program_bounds(expansion.module, env, recorded, expansion.paths)
+    for path, (op, deciding) in expansion.selectors.items():
+        if all(_zero(bounds.of(v)) for v in deciding):
+            continue
+        why = (f"the {op.name} at {_label(op, 0, {op: path}).split(' at ', 1)[1]} may take another "
+               f"{'trip count' if op.name == rewrite.WHILE else 'branch'} in another conforming implementation "
+               f"(the bound of its deciding value may flip it)")
+        for v in expansion.module.main.ops[-1].operands:
+            bounds.unknown.setdefault(v, why)
+    return expansion.module, values, bounds
 
 
 def _finalized(result, b: np.ndarray, z) -> np.ndarray:

@@ -141,3 +141,62 @@ func.func @atan2_of_sines() {{
     (case,) = load_cases(str(path))
     result = run_case(case, "oracle")
     assert result.status == "mismatch" and "golden unjudged" in result.message and "stablehlo.atan2" in result.message
+
+
+def _loop(condition: str, golden: float) -> str:
+    return f"""
+func.func @loop() {{
+  %i0 = stablehlo.constant dense<0> : tensor<i32>
+  %x0 = stablehlo.constant dense<1.0> : tensor<f32>
+  %n = stablehlo.constant dense<3> : tensor<i32>
+  %limit = stablehlo.constant dense<{X_AFTER_ONE!r}> : tensor<f32>
+  %r:2 = stablehlo.while(%i = %i0, %x = %x0) : tensor<i32>, tensor<f32>
+    cond {{
+      %lt = {condition}
+      stablehlo.return %lt : tensor<i1>
+    }} do {{
+      %s = stablehlo.sine %x : tensor<f32>
+      %y = stablehlo.add %x, %s : tensor<f32>
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %j = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %j, %y : tensor<i32>, tensor<f32>
+    }}
+  check.expect_eq_const %r#1, dense<{golden!r}> : tensor<f32>
+  func.return
+}}
+"""
+
+
+def _x_after(n: int) -> np.float32:
+    x = np.float32(1.0)
+    for _ in range(n):
+        x = np.float32(x + np.float32(np.sin(np.float64(x))))
+    return x
+
+
+X_AFTER_ONE = float(_x_after(1))
+
+
+@pytest.mark.parametrize("golden,status,note", [
+    (float(np.nextafter(_x_after(3), np.float32(9))), "pass", "golden inexact"),  # one ULP up
+    (float(-_x_after(3)), "mismatch", "wrong golden")])
+def test_a_loop_with_an_exact_trip_count_is_unrolled_and_bounded(tmp_path, golden, status, note):
+    from conformance.corpus import load_cases, run_case
+    path = tmp_path / "loop.mlir"
+    path.write_text(_loop("stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>", golden))
+    (case,) = load_cases(str(path))
+    result = run_case(case, "oracle")
+    assert result.status == status and note in result.message, result.message
+
+
+def test_a_loop_whose_condition_a_bound_may_flip_is_not_judged(tmp_path):
+    """x after one iteration (sin rounds) against its own f32 value: another conforming sine
+    may stop the loop one iteration earlier or later."""
+    from conformance.corpus import load_cases, run_case
+    path = tmp_path / "loop.mlir"
+    condition = "stablehlo.compare LE, %x, %limit, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>"
+    path.write_text(_loop(condition, float(np.nextafter(_x_after(2), np.float32(9)))))
+    (case,) = load_cases(str(path))
+    result = run_case(case, "oracle")
+    assert result.status == "mismatch" and "golden unjudged" in result.message, result.message
+    assert "may take another trip count" in result.message
