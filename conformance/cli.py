@@ -733,13 +733,78 @@ def cmd_fuzz(args) -> int:
 def cmd_triage(args) -> int:
     """The findings of fuzz campaign folders by signature (new / known deviation / stale), each
     replayed through the judge; triage.json and triage.html written in --out (default: the first DIR)."""
-    from conformance.triage import KNOWN, NEW, STALE, triage, write_report
-
     for folder in args.dirs:
         if not os.path.isdir(os.path.join(folder, "findings")):
             raise UsageError(f"{folder}: not a fuzz campaign folder (no findings/ in it)")
     out = args.out or args.dirs[0]
     _output_folder(out)
+    return _triaged(args.dirs, out, replay=not args.no_replay, timeout=args.timeout)
+
+
+def cmd_campaign(args) -> int:
+    """One fuzz campaign as --shards jobs on rq workers sharing one Redis (conformance/cluster.py):
+    started, watched per shard, merged into OUT/summary.json and triaged."""
+    options = args.fuzz_options[1:] if args.fuzz_options[:1] == ["--"] else list(args.fuzz_options)
+    try:
+        from conformance.cluster import (OPTIONS_SET_BY_THE_CAMPAIGN, SHRINK_SLACK_SECONDS, ClusterCampaign,
+                                         start_local_workers)
+        import redis
+    except ImportError as e:
+        raise UsageError(f"campaign needs the rq and redis packages ({e}): "
+                         "pip install 'stablehlo-conformance[redis]'") from None
+    taken = [o for o in options if o.split("=")[0] in OPTIONS_SET_BY_THE_CAMPAIGN]
+    if taken:
+        raise UsageError(f"{', '.join(taken)}: the campaign sets these for each shard; give --out and --redis "
+                         "before the --")
+    if args.shards < 1 or args.local_workers < 0:
+        raise UsageError(f"--shards must be >= 1 and --local-workers >= 0 (got {args.shards}, {args.local_workers})")
+    try:
+        fuzz = build_parser().parse_args(["fuzz", *options])  # the shards' options, checked here first
+    except SystemExit as e:
+        return int(e.code or 0) or EXIT_USAGE  # (argparse said why)
+    if fuzz.minutes is None and fuzz.programs is None:
+        raise UsageError("say how long each shard runs, after the --: --minutes M and/or --programs N")
+    _output_folder(args.out)
+    try:
+        campaign = ClusterCampaign(args.redis, args.shards, options, args.out,
+                                   job_timeout=60 * fuzz.minutes + SHRINK_SLACK_SECONDS if fuzz.minutes else 86400)
+    except (redis.RedisError, ValueError) as e:
+        raise UsageError(f"--redis {args.redis}: {e}") from None
+    campaign.enqueue()
+    workers = start_local_workers(args.redis, args.local_workers)
+    stopped = None
+    try:
+        try:
+            with stoppable():
+                campaign.watch()
+        except KeyboardInterrupt as e:
+            stopped = e
+            print("\nstopping the shards; their results are merged (Ctrl-C again to leave now)", file=sys.stderr)
+            campaign.stop()
+            with stoppable():
+                campaign.watch()
+    finally:
+        summary = campaign.merged_summary(complete=stopped is None)
+        for worker in workers:
+            if worker.poll() is None and stopped is not None:
+                worker.terminate()
+    for shard in summary["shards"]:
+        problem = f"  {shard['error'].splitlines()[-1] if shard['error'] else ''}"
+        print(f"shard {shard['index']}: {shard['state']} on {shard['host'] or '?'}, {shard['programs']} programs, "
+              f"{shard['findings']} findings{problem.rstrip()}")
+    print(f"campaign: {summary['programs']} programs, {len(summary['findings'])} findings "
+          f"({summary['new_findings']} new); summary: {os.path.join(args.out, 'summary.json')}")
+    folders = [s["folder"] for s in summary["shards"] if s["folder"]]
+    code = _triaged(folders, args.out, replay=True, timeout=fuzz.timeout) if folders else EXIT_USAGE
+    if stopped is not None:
+        return 143 if isinstance(stopped, Terminated) else 130
+    return EXIT_USAGE if any(s["state"] != "finished" or s["error"] for s in summary["shards"]) else code
+
+
+def _triaged(dirs: list[str], out: str, *, replay: bool, timeout: float) -> int:
+    """Triage of campaign folders, printed, with triage.json / triage.html in ``out``."""
+    from conformance.triage import KNOWN, NEW, STALE, triage, write_report
+
     backends: dict = {}
 
     def backend_named(name: str):
@@ -747,7 +812,7 @@ def cmd_triage(args) -> int:
             backends[name] = _backend(name)
         return backends[name]
     try:
-        items = triage(args.dirs, backend_named, replay=not args.no_replay, timeout=args.timeout)
+        items = triage(dirs, backend_named, replay=replay, timeout=timeout)
     finally:
         for backend in backends.values():
             backend.close()
@@ -922,6 +987,20 @@ def build_parser() -> argparse.ArgumentParser:
     fz.add_argument("--include-known", action="store_true",
                     help="also run what the probe cache or the deviation table says a backend refuses or crashes on")
     fz.set_defaults(fn=cmd_fuzz)
+
+    ca = sub.add_parser("campaign", help="one fuzz campaign as N shards on rq workers sharing one Redis: "
+                                         "started, watched, merged and triaged",
+                        description="Everything after -- is `shlo-conform fuzz`'s options for every shard, e.g. "
+                                    "shlo-conform campaign --shards 8 --redis redis://10.0.0.5:6379 --out night "
+                                    "-- --backend xla --minutes 60.  Workers: `rq worker --url URL "
+                                    "shlo-conform-shards` on each machine, or --local-workers K here.")
+    ca.add_argument("--shards", type=int, required=True, help="how many shards (jobs) the campaign has")
+    ca.add_argument("--redis", required=True, help="redis://host:port: the queue and the shared findings store")
+    ca.add_argument("--out", required=True, help="folder for the shards' results, summary.json and the triage")
+    ca.add_argument("--local-workers", type=int, default=0,
+                    help="also start this many workers on this machine (they leave when the queue is empty)")
+    ca.add_argument("fuzz_options", nargs=argparse.REMAINDER, help="-- then fuzz options for every shard")
+    ca.set_defaults(fn=cmd_campaign)
 
     tr = sub.add_parser("triage", help="fuzz findings of campaign folders by signature, each replayed: "
                                        "new / known deviation / stale, with an HTML report")
