@@ -19,20 +19,11 @@ backend never needs the ``check`` dialect:
   rewritten on the parsed MLIR module (jaxlib Python bindings): the check custom_calls are
   erased and ``@main`` returns ``(actual, expected)`` pairs.
 
-Check semantics follow the official interpreter (``stablehlo/tests/CheckOps.cpp`` and
-``stablehlo/reference/Element.cpp`` ``areApproximatelyEqual``):
-
-* ``eq``: integers/booleans exactly; floats by IEEE equality (so -0 == +0, as APFloat's
-  ``==``), complex per component.  Deviation: NaN matches NaN (the official check fails on
-  any NaN, so no official case depends on it).
-* ``almost_eq``: per component (complex: real and imaginary separately): equal, or both
-  NaN, or both finite with the same sign bit and ``|a - b| <= tolerance`` (in f64).
-  Default tolerance 1e-4 (``check.expect_almost_eq*``), 1e-4 for testdata ``check.eq`` on
-  floats, 1e-3 for testdata ``check.expect_almost_eq``.
-* ``close``: ULP distance as the official ``ULPDifference`` (subnormals rounded to the
-  nearest of 0 / smallest normal, distance through zero when signs differ, complex = max
-  of the components) within ``[min_ulp_difference, max_ulp_difference]`` (defaults 0 and
-  1); both NaN match.  Testdata ``check.expect_close`` allows 0..3 ULP.
+Check semantics follow the official interpreter; the rules are the judge's
+(judge/golden_checks.py: ``eq``, ``almost_eq``, ``close``).  Tolerances read here: 1e-4 for
+``check.expect_almost_eq*`` without one and for testdata ``check.eq`` on floats, 1e-3 for
+testdata ``check.expect_almost_eq``; ``close`` within ``[min_ulp_difference,
+max_ulp_difference]`` (defaults 0 and 1), testdata ``check.expect_close`` 0..3 ULP.
 """
 
 from __future__ import annotations
@@ -55,7 +46,7 @@ from typing import Any, Callable
 import numpy as np
 
 import oracle.ops
-from judge.compare import value_text
+from judge.golden_checks import DEFAULT_ALMOST_EQ_TOLERANCE, evaluate_check
 from judge.program_bound import judge_golden, output_bounds
 from judge.verdict import Traits, judge_program, oracle_run
 from oracle import rewrite
@@ -89,7 +80,6 @@ INVALID_BY_SPEC = {
                                "element_type(result)' makes the program invalid (the MLIR verifier accepts it)",
 }
 
-_DEFAULT_ALMOST_EQ_TOL = 1e-4
 _TESTDATA_ALMOST_EQ_TOL = 1e-3
 _TESTDATA_CLOSE_MAX_ULP = 3
 
@@ -412,7 +402,7 @@ def parse_check(statement: str) -> ParsedCheck:
             tol = float(mtol.group(1))
         kind = "eq" if op == "expect_eq_const" else "almost_eq"
         if kind == "almost_eq" and tol is None:
-            tol = _DEFAULT_ALMOST_EQ_TOL
+            tol = DEFAULT_ALMOST_EQ_TOLERANCE
         return ParsedCheck(op, kind, [operand], ty, dense=dense, tolerance=tol)
     head, colon, ty = _partition_type(rest)
     if not colon:
@@ -427,7 +417,7 @@ def parse_check(statement: str) -> ParsedCheck:
         return ParsedCheck(op, "eq", values, first_type)
     if op == "expect_almost_eq":
         _want(values, 2, s)
-        tol = float(attrs.get("tolerance", _DEFAULT_ALMOST_EQ_TOL))
+        tol = float(attrs.get("tolerance", DEFAULT_ALMOST_EQ_TOLERANCE))
         return ParsedCheck(op, "almost_eq", values, first_type, tolerance=tol)
     if op == "expect_close":
         _want(values, 2, s)
@@ -885,7 +875,7 @@ _TESTDATA_KINDS = {
     "check.expect_eq": ("eq", None, None),
     "check.expect_close": ("close", None, _TESTDATA_CLOSE_MAX_ULP),
     "check.expect_almost_eq": ("almost_eq", _TESTDATA_ALMOST_EQ_TOL, None),
-    "check.eq": ("eq_or_almost", _DEFAULT_ALMOST_EQ_TOL, None),  # ints exact, floats almost_eq 1e-4
+    "check.eq": ("eq_or_almost", DEFAULT_ALMOST_EQ_TOLERANCE, None),  # ints exact, floats almost_eq 1e-4
 }
 
 
@@ -994,139 +984,6 @@ def _is_integer_type(type_text: str) -> bool:
 def _mlir_line(location) -> int:
     m = re.search(r":(\d+):\d+", str(location))
     return int(m.group(1)) if m else 0
-
-
-# ------------------------------------------------------------------ check semantics
-
-@dataclass
-class CheckOutcome:
-    ok: bool
-    message: str = ""
-    max_ulp: float | None = None
-
-
-def _element_type(dtype):
-    from oracle.types import element_type_of_dtype
-    return element_type_of_dtype(np.dtype(dtype))
-
-
-def _components(x: np.ndarray) -> list[np.ndarray]:
-    """Float components (real, imag for complex) as f64 arrays (exact for every float type <= f64)."""
-    if np.iscomplexobj(x):
-        return [x.real.astype(np.float64), x.imag.astype(np.float64)]
-    return [x.astype(np.float64)]
-
-
-def eq_mask(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
-    """True where the elements are equal (IEEE for floats: -0 == +0; NaN matches NaN)."""
-    et = _element_type(actual.dtype)
-    if et.is_bool or et.is_integer:
-        return np.asarray(actual == expected)
-    ok = np.ones(actual.shape, dtype=bool)
-    for a, e in zip(_components(actual), _components(expected)):
-        ok &= (a == e) | (np.isnan(a) & np.isnan(e))
-    return ok
-
-
-def almost_eq_mask(actual: np.ndarray, expected: np.ndarray, tolerance: float) -> np.ndarray:
-    """The official areApproximatelyEqual, per component (see module docstring)."""
-    et = _element_type(actual.dtype)
-    if et.is_bool or et.is_integer:
-        return eq_mask(actual, expected)
-    ok = np.ones(actual.shape, dtype=bool)
-    with np.errstate(invalid="ignore", over="ignore"):
-        for a, e in zip(_components(actual), _components(expected)):
-            both_nan = np.isnan(a) & np.isnan(e)
-            close = (np.isfinite(a) & np.isfinite(e) & (np.signbit(a) == np.signbit(e))
-                     & (np.abs(a - e) <= tolerance))
-            ok &= (a == e) | both_nan | close
-    return ok
-
-
-def ulp_difference(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
-    """The official ULPDifference (CheckOps.cpp) as uint64, elementwise; complex = max of components.
-
-    Both NaN -> 0 (the op's documented "NaNs are all equivalent").
-    """
-    if np.iscomplexobj(actual):
-        return np.maximum(ulp_difference(actual.real, expected.real), ulp_difference(actual.imag, expected.imag))
-    et = _element_type(actual.dtype)
-    if not et.is_float:
-        raise TypeError(f"ULP distance needs a float type, got {et}")
-    storage = et.storage_dtype
-
-    unsigned = et.name == "f8E8M0FNU"  # no sign bit, no zero, no subnormals: plain bit distance
-
-    def magnitude_bits(x):
-        bits = np.ascontiguousarray(x).view(storage).astype(np.uint64)
-        if unsigned:
-            return bits, np.zeros_like(bits)
-        return bits & np.uint64((1 << (et.bits - 1)) - 1), (bits >> np.uint64(et.bits - 1)) & np.uint64(1)
-
-    a, sa = magnitude_bits(actual)
-    b, sb = magnitude_bits(expected)
-    smallest = int(np.array(et.finfo.smallest_normal, dtype=et.dtype).view(storage).astype(np.uint64))
-    if unsigned:
-        out = np.where(a > b, a - b, b - a)
-        both_nan = np.isnan(actual.astype(np.float64)) & np.isnan(expected.astype(np.float64))
-        return np.where(both_nan, np.uint64(0), out).astype(np.uint64)
-    z = np.uint64(smallest - 1)
-    af, bf = actual.astype(np.float64), expected.astype(np.float64)
-    finite = np.isfinite(af) & np.isfinite(bf)
-
-    def collapse(m):  # subnormals round to the closest of zero / smallest normal
-        return np.where(z < m, m - z, np.where(2 * m < z, np.uint64(0), np.uint64(1)))
-
-    ca, cb = collapse(a), collapse(b)
-    diff_sign = sa != sb
-    fin = np.where(diff_sign, ca + cb, np.where(ca > cb, ca - cb, cb - ca))
-    raw = np.where(a > b, a - b, b - a)
-    out = np.where(finite, fin, raw)
-    both_nan = np.isnan(af) & np.isnan(bf)
-    return np.where(both_nan, np.uint64(0), out).astype(np.uint64)
-
-
-def evaluate_check(check: Check, outputs: list) -> CheckOutcome:
-    """Apply one check to the outputs of the rewritten program."""
-    try:
-        actual = outputs[check.actual]
-    except IndexError:
-        return CheckOutcome(False, f"{check.describe()}: program returned {len(outputs)} values")
-    expected = check.expected_value if check.expected is None else outputs[check.expected]
-    actual, expected = np.asarray(actual), np.asarray(expected)
-    if actual.dtype != expected.dtype or actual.shape != expected.shape:
-        return CheckOutcome(False, f"{check.describe()}: got {actual.dtype}{list(actual.shape)}, "
-                                   f"expected {expected.dtype}{list(expected.shape)}")
-    ulps = None
-    if check.kind == "eq":
-        ok = eq_mask(actual, expected)
-    elif check.kind == "almost_eq":
-        ok = almost_eq_mask(actual, expected, check.tolerance if check.tolerance is not None
-                            else _DEFAULT_ALMOST_EQ_TOL)
-    elif check.kind == "close":
-        ulps = ulp_difference(actual, expected)
-        lo, hi = check.min_ulp, (check.max_ulp if check.max_ulp is not None else 1)
-        ok = (ulps >= np.uint64(lo)) & (ulps <= np.uint64(hi))
-    else:
-        return CheckOutcome(False, f"unknown check kind {check.kind!r}")
-    max_ulp = None
-    et = _element_type(actual.dtype)
-    if (et.is_float or et.is_complex) and actual.size:
-        try:
-            u = ulps if ulps is not None else ulp_difference(actual, expected)
-            max_ulp = float(u.max())
-        except TypeError:
-            pass
-    if bool(np.all(ok)):
-        return CheckOutcome(True, max_ulp=max_ulp)
-    bad = np.argwhere(~np.asarray(ok))
-    lines = [f"{check.describe()}: {len(bad)} of {actual.size} elements differ"]
-    for idx in bad[:3]:
-        i = tuple(int(k) for k in idx)
-        a, e = actual[i] if actual.ndim else actual[()], expected[i] if expected.ndim else expected[()]
-        extra = f", {int(ulps[i])} ULP" if ulps is not None else ""
-        lines.append(f"  at {list(i)}: actual {value_text(a, et)} expected {value_text(e, et)}{extra}")
-    return CheckOutcome(False, "\n".join(lines), max_ulp=max_ulp)
 
 
 # ------------------------------------------------------------------------- running
