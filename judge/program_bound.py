@@ -64,7 +64,7 @@ from .compare import Comparison, compare
 from .tolerance import Tolerance, tolerance_for
 
 __all__ = ["ProgramBounds", "GoldenVerdict", "program_bounds", "expanded_for_bounds", "output_bounds",
-           "judge_golden"]
+           "judge_golden", "oracle_run"]
 
 _F64 = element_type("f64")
 #: float64 sums of many bounds round too: every propagated bound is enlarged by this factor
@@ -515,7 +515,7 @@ def expanded_for_bounds(module: ir.Module, inputs) -> tuple[rewrite.Expansion, t
     are exact: ``output_bounds`` checks that."""
     decisions: dict = {}
     expansion = rewrite.expand(module)
-    values = _oracle_run(expansion.module, inputs)
+    values = oracle_run(expansion.module, inputs)
     for _ in range(MAX_EXPANSIONS):
         env = values[1]
         new = {}
@@ -535,12 +535,12 @@ def expanded_for_bounds(module: ir.Module, inputs) -> tuple[rewrite.Expansion, t
         except rewrite.TooLarge:
             break
         decisions.update(new)
-        expansion, values = candidate, _oracle_run(candidate.module, inputs)
+        expansion, values = candidate, oracle_run(candidate.module, inputs)
     return expansion, values
 
 
-def _oracle_run(module: ir.Module, inputs) -> tuple:
-    """(outputs, every value of @main, the masks the oracle recorded) -- as judge.verdict.oracle_run."""
+def oracle_run(module: ir.Module, inputs) -> tuple[list, dict, dict]:
+    """(outputs, every value of @main by Value, masks the oracle recorded by Value)."""
     context = Context(module, impl_defined={})
     env = dict(zip(module.main.arguments, inputs))
     outputs = run_ops(module.main.ops, env, context)
@@ -600,9 +600,10 @@ class GoldenVerdict:
 
 
 def judge_golden(golden, exact, result_type, bound: np.ndarray | None, *, unknown: str | None = None,
-                 loose: str | None = None) -> GoldenVerdict:
+                 loose: str | None = None, what: str = "the file's") -> GoldenVerdict:
     """A golden ``golden`` of an output whose exact value is ``exact`` (``result_type``: its
-    element type), judged by the one comparator with the output's program-level ``bound``."""
+    element type), judged by the one comparator with the output's program-level ``bound``
+    (``what``: whose value the golden is, for the message; a backend's first run, too)."""
     if unknown is not None or bound is None:
         return GoldenVerdict("unjudged", f"not judged: {unknown or 'no bound for this output'}")
     et = result_type
@@ -612,7 +613,7 @@ def judge_golden(golden, exact, result_type, bound: np.ndarray | None, *, unknow
     comparison = compare(exact, golden, et, tolerance, error_bound=bound)
     if comparison.status == "mismatch":
         return GoldenVerdict("wrong", "outside the program-level bound of the exact answer (below, 'expected' "
-                                      "is the exact answer, 'actual' the file's value):\n" + comparison.message,
+                                      f"is the exact answer, 'actual' {what} value):\n" + comparison.message,
                              comparison)
     with np.errstate(invalid="ignore"):
         differs = ~np.asarray(_wide(golden) == _wide(exact))

@@ -45,6 +45,7 @@ from oracle.types import TensorType, element_type
 
 from .compare import Comparison, compare_outputs
 from .deviation_conditions import triggered
+from .program_bound import judge_golden, oracle_run, output_bounds
 from .tolerance import tolerance_for
 
 __all__ = ["Traits", "OpVerdict", "ProgramVerdict", "judge_op", "judge_program", "judge_grid_program",
@@ -228,15 +229,6 @@ def _identical(a, b) -> bool:
     return a.tobytes() == b.tobytes()
 
 
-def oracle_run(module: ir.Module, inputs: Sequence) -> tuple[list, dict, dict]:
-    """(outputs, every value of @main by Value, masks the oracle recorded by Value)."""
-    main = module.main
-    context = Context(module, impl_defined={})
-    env = dict(zip(main.arguments, inputs))
-    outputs = run_ops(main.ops, env, context)
-    return outputs, env, dict(context.impl_defined)
-
-
 def judge_program(module: ir.Module, inputs: Sequence, actual: Sequence, *, traits: Traits = Traits(),
                   rerun: Callable[[str], Sequence] | None = None, oracle_values: tuple | None = None
                   ) -> ProgramVerdict:
@@ -286,7 +278,11 @@ def _judged_by_replay(module, inputs, actual, traits, rerun, expected, direct) -
     its inner ops then stand at the top and are judged by their own rules, recursively.  A
     rewritten program stands for the original only when the backend's own pred/index/conditions,
     read back from ITS replay, take the branches and run the loops it was built with; otherwise
-    it is rebuilt with those (a loop that runs on: twice the iterations, up to UNROLL_LIMIT)."""
+    it is rebuilt with those (a loop that runs on: twice the iterations, up to UNROLL_LIMIT).
+    Where every op of the replay is within its allowance but an output of the first run differs
+    from the replay's (the two are compiled differently), that output is judged against the
+    program-level bound of the exact answer (judge/program_bound.py)."""
+    first_run = _first_run_judge(module, inputs)
     decisions: dict = {}   # path of an if/case/while -> the branch it takes / its trip count
     whole: dict = {}       # path -> (op, why it is judged as one op)
     region_ops: dict = {}  # path -> the if/case/while it names
@@ -312,7 +308,7 @@ def _judged_by_replay(module, inputs, actual, traits, rerun, expected, direct) -
         if revised is not None:
             decisions = revised
             continue
-        verdict, inside = _judge_replay(replay, actual, traits, expected, whole)
+        verdict, inside = _judge_replay(replay, actual, traits, expected, whole, first_run)
         for path, op, operands in inside:
             guess = (rewrite.branch_taken(op, operands[0]) if op.name != rewrite.WHILE else
                      rewrite.oracle_trip_count(op, operands, expansion.module, replay.env, UNROLL_LIMIT))
@@ -328,6 +324,29 @@ def _judged_by_replay(module, inputs, actual, traits, rerun, expected, direct) -
     last.notes.append(f"judging inside regions took more than {MAX_REPLAYS} replays")
     last.message += f"\n(no exact attribution: {last.notes[-1]})"
     return last
+
+
+def _first_run_judge(module: ir.Module, inputs) -> Callable:
+    """``judge(i, actual_i)``: output i of a backend's first run against the program-level bound of
+    the exact answer (a ``GoldenVerdict``; None where the bound cannot be computed), the bounds
+    computed once, on first use."""
+    computed: list = []
+
+    def judge(i: int, actual):
+        if not computed:
+            try:
+                computed.append(output_bounds(module, inputs))
+            except (OracleError, rewrite.TooLarge, RecursionError):
+                computed.append(None)
+        if computed[0] is None:
+            return None
+        program, (outputs, _, _), bounds = computed[0]
+        value = program.main.ops[-1].operands[i]
+        if not _is_tensor(value):
+            return None
+        return judge_golden(np.asarray(actual), outputs[i], value.type.element_type, bounds.of(value),
+                            unknown=bounds.unknown.get(value), loose=bounds.loose.get(value), what="the first run's")
+    return judge
 
 
 @dataclass
@@ -380,7 +399,8 @@ def _revised_decisions(replay: _Replay, decisions: dict, whole: dict) -> dict | 
     return None if revised == decisions else revised
 
 
-def _judge_replay(replay: _Replay, actual, traits, expected, whole) -> tuple[ProgramVerdict, list]:
+def _judge_replay(replay: _Replay, actual, traits, expected, whole,
+                  first_run: Callable | None = None) -> tuple[ProgramVerdict, list]:
     """Each op of the (rewritten) @main by the per-op rule on the backend's operands, then the
     first run's outputs against the replay's.  Returns the verdict and the if/case/while ops
     (path, op, operands) that deviate as one op and can be judged inside (the verdict is then
@@ -417,6 +437,7 @@ def _judge_replay(replay: _Replay, actual, traits, expected, whole) -> tuple[Pro
             first = first or found
     if inside:
         return first, inside
+    notes: list = []
     for i, (value, a, again) in enumerate(zip(outputs_values, actual, replay.outputs)):
         if _identical(a, again):
             continue
@@ -428,13 +449,21 @@ def _judge_replay(replay: _Replay, actual, traits, expected, whole) -> tuple[Pro
         results = [a if r is value else env[r] for r in op.results]
         verdict = judge_op(op, operands, results, module=module, traits=traits, env=env)
         if verdict.status == "mismatch":
+            # every op of the replay is within its allowance, but the first run (compiled
+            # differently) is not the replay: judged by the program-level bound of the exact answer
+            settled = first_run(i, a) if first_run is not None else None
+            if settled is not None and settled.state == "inexact":
+                notes.append(f"output #{i} differs from the replay's beyond {op.name}'s allowance on the replay's "
+                             f"operands, and is {settled.message}")
+                continue
+            bound_note = "" if settled is None else f"\n(program-level bound: {settled.state}: {settled.message})"
             found = ProgramVerdict("mismatch", _attributed(op, paths[op], f"output #{i} differs from the replay's: "
-                                                                        f"{verdict.comparison.message}"),
+                                                                        f"{verdict.comparison.message}{bound_note}"),
                                    op, paths[op][0], verdict.comparison, expected, replayed=True, operands=operands,
                                    program=module)
             return found, [(paths[op], op, operands)] if expandable(op) else []
     status = "implementation-defined" if "implementation-defined" in statuses else "pass"
-    return ProgramVerdict(status, expected=expected, replayed=True), []
+    return ProgramVerdict(status, expected=expected, replayed=True, notes=notes), []
 
 
 def _noted(verdict: ProgramVerdict, expansion: rewrite.Expansion, decisions: dict, whole: dict) -> ProgramVerdict:

@@ -200,3 +200,33 @@ def test_a_loop_whose_condition_a_bound_may_flip_is_not_judged(tmp_path):
     result = run_case(case, "oracle")
     assert result.status == "mismatch" and "golden unjudged" in result.message, result.message
     assert "may take another trip count" in result.message
+
+
+# ------------------------------------------ a first run compiled differently from its replay
+
+FIRST_RUN = """func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %s = stablehlo.sine %x : tensor<2xf32>
+  %t = stablehlo.add %s, %s : tensor<2xf32>
+  return %t : tensor<2xf32>
+}"""
+
+
+@pytest.mark.parametrize("ulps,status", [(3, "pass"), (1000, "mismatch")])
+def test_a_first_run_the_replay_does_not_explain_is_judged_by_the_program_level_bound(ulps, status):
+    """The replay (here: the oracle's exact values) has every op within its allowance; the first
+    run's output is off.  3 ULP of 2 sin(1): within 2 x (2 ULP of sine) + a rounding, what a
+    conforming implementation fusing the ops differently may return (pass); 1000 ULP: not."""
+    from judge.verdict import judge_program
+    module = oracle.parse_module(FIRST_RUN)
+    inputs = [np.array([1.0, 0.5], np.float32)]
+    exact = oracle.evaluate(module, inputs)[0]
+    first = exact.copy()
+    for _ in range(ulps):
+        first[0] = np.nextafter(first[0], np.float32(9))
+    verdict = judge_program(module, inputs, [first],
+                            rerun=lambda text: oracle.evaluate(oracle.parse_module(text), inputs))
+    assert verdict.status == status, verdict.message
+    if status == "pass":
+        assert any("within the program-level bound" in note for note in verdict.notes)
+    else:
+        assert "program-level bound: wrong" in verdict.message
