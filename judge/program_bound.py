@@ -64,7 +64,7 @@ from .compare import Comparison, compare
 from .tolerance import Tolerance, tolerance_for
 
 __all__ = ["ProgramBounds", "GoldenVerdict", "program_bounds", "expanded_for_bounds", "output_bounds",
-           "judge_golden", "oracle_run"]
+           "judge_golden", "oracle_run", "path_text"]
 
 _F64 = element_type("f64")
 #: float64 sums of many bounds round too: every propagated bound is enlarged by this factor
@@ -450,10 +450,22 @@ def _reduction(op: ir.Op, operands: list, bounds_in: list, exact: list, module: 
 
 # ------------------------------------------------------------------------ program
 
+def path_text(path: tuple) -> str:
+    """``(30, "body", 3, 5)`` -> ``#30 > body 3 > #5`` (oracle/rewrite.py names inner ops by paths)."""
+    parts, i = [], 0
+    while i < len(path):
+        if isinstance(path[i], str):  # ("branch", b), ("cond", i), ("body", i)
+            parts.append(f"{path[i]} {path[i + 1]}")
+            i += 2
+        else:
+            parts.append(f"#{path[i]}")
+            i += 1
+    return " > ".join(parts)
+
+
 def _label(op: ir.Op, k: int, paths: dict | None) -> str:
-    path = (paths or {}).get(op, (k,))
-    text = " > ".join(f"#{p}" if isinstance(p, int) else str(p) for p in path)
-    return f"{op.name} at {text}" + (f" ({op.location})" if op.location else "")
+    where = f" ({op.location})" if op.location else ""
+    return f"{op.name} at {path_text((paths or {}).get(op, (k,)))}{where}"
 
 
 def program_bounds(module: ir.Module, env: dict, recorded: dict | None = None,
@@ -558,7 +570,7 @@ def output_bounds(module: ir.Module, inputs) -> tuple[ir.Module, tuple, ProgramB
     for path, (op, deciding) in expansion.selectors.items():
         if all(_zero(bounds.of(v)) for v in deciding):
             continue
-        why = (f"the {op.name} at {_label(op, 0, {op: path}).split(' at ', 1)[1]} may take another "
+        why = (f"the {op.name} at {path_text(path)} may take another "
                f"{'trip count' if op.name == rewrite.WHILE else 'branch'} in another conforming implementation "
                f"(the bound of its deciding value may flip it)")
         for v in expansion.module.main.ops[-1].operands:

@@ -46,6 +46,7 @@ from oracle.types import TensorType, element_type
 from .compare import Comparison, compare_outputs
 from .deviation_conditions import triggered
 from .program_bound import judge_golden, oracle_run, output_bounds
+from .program_bound import path_text as _path_text
 from .tolerance import tolerance_for
 
 __all__ = ["Traits", "OpVerdict", "ProgramVerdict", "judge_op", "judge_program", "judge_grid_program",
@@ -476,19 +477,6 @@ def _noted(verdict: ProgramVerdict, expansion: rewrite.Expansion, decisions: dic
         if verdict.op is not None and verdict.op is op:
             verdict.message += f"\n(judged as one op: {why})"
     return verdict
-
-
-def _path_text(path: tuple) -> str:
-    """``(30, "body", 3, 5)`` -> ``#30 > body 3 > #5`` (oracle/rewrite.py names inner ops by paths)."""
-    parts, i = [], 0
-    while i < len(path):
-        if isinstance(path[i], str):  # ("branch", b), ("cond", i), ("body", i)
-            parts.append(f"{path[i]} {path[i + 1]}")
-            i += 2
-        else:
-            parts.append(f"#{path[i]}")
-            i += 1
-    return " > ".join(parts)
 
 
 def _attributed(op: ir.Op, path, message: str) -> str:
