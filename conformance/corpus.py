@@ -46,6 +46,8 @@ from typing import Any, Callable
 import numpy as np
 
 import oracle.ops
+from adapters import get_backend
+from adapters.base import RunResult
 from judge.golden_checks import DEFAULT_ALMOST_EQ_TOLERANCE, evaluate_check
 from judge.program_bound import judge_golden, output_bounds
 from judge.verdict import Traits, judge_program, oracle_run
@@ -988,70 +990,17 @@ def _mlir_line(location) -> int:
 
 # ------------------------------------------------------------------------- running
 
-class _InProcessOracle:
-    """The oracle evaluated in this process (used when ``adapters`` has no oracle backend)."""
-    name = "oracle"
-
-    def run(self, program: str, inputs: list, timeout: float = 60):
-        from oracle import MlirError, Unsupported, evaluate, parse_module
-        from oracle.errors import OracleError, UndefinedBehavior
-
-        t0 = time.perf_counter()
-        try:
-            module = parse_module(program, allow_unregistered="interpreter." in program)
-        except MlirError as e:
-            return _Result("rejected", None, str(e), time.perf_counter() - t0)
-        try:
-            outputs = evaluate(module, inputs)
-        except Unsupported as e:
-            return _Result("unsupported", None, str(e), time.perf_counter() - t0)
-        except UndefinedBehavior as e:
-            return _Result("error", None, f"undefined behavior: {e}", time.perf_counter() - t0)
-        except OracleError as e:
-            return _Result("error", None, str(e), time.perf_counter() - t0)
-        except Exception as e:  # an oracle bug: report it as data
-            return _Result("error", None, f"{type(e).__name__}: {e}", time.perf_counter() - t0)
-        return _Result("ok", list(outputs), "", time.perf_counter() - t0)
-
-
-@dataclass
-class _Result:
-    status: str
-    outputs: list | None
-    message: str = ""
-    seconds: float = 0.0
-
-
-_BACKENDS: dict[str, Any] = {}
-
-
-def get_backend(backend: Any):
-    """A Backend from a name (via ``adapters.get_backend``; ``"oracle"`` falls back to in-process).
-
-    Instances made from names are cached (worker backends keep their process between cases).
-    """
+@contextlib.contextmanager
+def _backend_of(backend: Any):
+    """``backend`` itself, or the backend of that name (``adapters.get_backend``), closed when done."""
     if not isinstance(backend, str):
-        return backend
-    if backend not in _BACKENDS:
-        _BACKENDS[backend] = _make_backend(backend)
-    return _BACKENDS[backend]
-
-
-def _make_backend(backend: str):
+        yield backend
+        return
+    made = get_backend(backend)
     try:
-        import adapters
-        getter = getattr(adapters, "get_backend")
-    except (ImportError, AttributeError):
-        getter = None
-    if getter is not None:
-        try:
-            return getter(backend)
-        except Exception:
-            if backend != "oracle":
-                raise
-    if backend in ("oracle", "oracle-inprocess"):
-        return _InProcessOracle()
-    raise ValueError(f"no backend named {backend!r} (adapters.get_backend is not available)")
+        yield made
+    finally:
+        made.close()
 
 
 _UNSUPPORTED_HINTS = ("does not implement", "Unsupported", "not supported by the oracle")
@@ -1072,17 +1021,17 @@ def case_results(case: CorpusCase, backend: Any, timeout: float = 60, out_dir: s
     """Every result of one case: one for a test; for a program whose entry takes arguments (no
     goldens), ``check``'s results (one per input set; reproducers under ``out_dir``), or without
     ``check`` one ``unsupported`` result."""
-    if case.takes_arguments and case.runnable:
-        if check is None:
-            return [CaseResult(id=case.id, ops=[], dtypes=[], status="unsupported", file=case.file,
-                               message="entry function takes arguments and the file has no goldens: "
-                                       "`shlo-conform check` (or `corpus`) runs it on drawn inputs")]
-        return check(case.program_text, get_backend(backend), name=case.id, timeout=timeout, out_dir=out_dir,
-                     filename=case.file)
-    return [_run_test_case(case, backend, timeout)]
+    if case.takes_arguments and case.runnable and check is None:
+        return [CaseResult(id=case.id, ops=[], dtypes=[], status="unsupported", file=case.file,
+                           message="entry function takes arguments and the file has no goldens: "
+                                   "`shlo-conform check` (or `corpus`) runs it on drawn inputs")]
+    with _backend_of(backend) as be:
+        if case.takes_arguments and case.runnable:
+            return check(case.program_text, be, name=case.id, timeout=timeout, out_dir=out_dir, filename=case.file)
+        return [_run_test_case(case, be, timeout)]
 
 
-def _run_test_case(case: CorpusCase, backend: Any, timeout: float) -> CaseResult:
+def _run_test_case(case: CorpusCase, be, timeout: float) -> CaseResult:
     base = dict(id=case.id, ops=list(case.ops), dtypes=list(case.dtypes), file=case.file,
                 reproducer=reproducer(case))
     if case.skip_reason:
@@ -1092,7 +1041,6 @@ def _run_test_case(case: CorpusCase, backend: Any, timeout: float) -> CaseResult
         return CaseResult(status="unsupported", message=case.unsupported_reason, **base)
     if case.error:
         return CaseResult(status="error", message=case.error, **base)
-    be = get_backend(backend)
     itself = getattr(be, "name", "") == "oracle"
     t0 = time.perf_counter()
     try:
@@ -1149,7 +1097,7 @@ def _run_test_case(case: CorpusCase, backend: Any, timeout: float) -> CaseResult
     return CaseResult(status="pass", message=message, max_ulp=max_ulp, seconds=seconds, extra=extra, **base)
 
 
-def _oracle_itself(case: CorpusCase) -> tuple[_Result, tuple | None]:
+def _oracle_itself(case: CorpusCase) -> tuple[RunResult, tuple | None]:
     """The oracle as the backend, on the case's parsed program: (its result, ``oracle_run``'s values)."""
     from oracle.errors import Unsupported
 
@@ -1158,8 +1106,8 @@ def _oracle_itself(case: CorpusCase) -> tuple[_Result, tuple | None]:
         values = oracle_run(_module_of(case), [])
     except Exception as e:  # noqa: BLE001 - every failure is a status, as the oracle backend gives it
         status = "unsupported" if isinstance(e, Unsupported) else "error"
-        return _Result(status, None, f"{type(e).__name__}: {e}", time.perf_counter() - t0), None
-    return _Result("ok", [np.asarray(o) for o in values[0]], "", time.perf_counter() - t0), values
+        return RunResult(status, None, f"{type(e).__name__}: {e}", time.perf_counter() - t0), None
+    return RunResult("ok", [np.asarray(o) for o in values[0]], "", time.perf_counter() - t0), values
 
 
 def _module_of(case: CorpusCase):
@@ -1247,8 +1195,8 @@ def summary_by_file(results: list[CaseResult]) -> dict[str, dict[str, int]]:
 
 def run_corpus(path: str, backend: Any, timeout: float = 60) -> list[CaseResult]:
     """Load and run every case of ``path`` (file or directory), in this process."""
-    be = get_backend(backend)
-    return [r for c in load_cases(path) for r in case_results(c, be, timeout)]
+    with _backend_of(backend) as be:
+        return [r for c in load_cases(path) for r in case_results(c, be, timeout)]
 
 
 def run_file(path: str, backend: Any, *, timeout: float = 60, root: str | None = None,
@@ -1256,9 +1204,9 @@ def run_file(path: str, backend: Any, *, timeout: float = 60, root: str | None =
     """Every result of one file (``load_cases`` then ``case_results``); never raises: a bad file
     or case is an ``error`` result, and so is a bug of this harness (the other files still run)."""
     try:
-        be = get_backend(backend)
-        return [r for case in load_cases(path, root=root) for r in case_results(case, be, timeout, out_dir,
-                                                                                 check=check)]
+        with _backend_of(backend) as be:
+            return [r for case in load_cases(path, root=root) for r in case_results(case, be, timeout, out_dir,
+                                                                                     check=check)]
     except Exception as e:  # noqa: BLE001 - a harness bug is a result too, not the end of the run
         return [_file_error(path, root, f"harness: {type(e).__name__}: {e}")]
 
@@ -1284,8 +1232,9 @@ def iter_file_results(paths: list[str], backend: Any, *, jobs: int | None = None
     workers import the caller's main module)."""
     jobs = min(jobs or os.cpu_count() or 1, len(paths))
     if jobs <= 1:
-        for path in paths:
-            yield path, run_file(path, backend, timeout=timeout, root=root, out_dir=out_dir, check=check)
+        with _backend_of(backend) as be:  # one backend for every file (a worker backend keeps its process)
+            for path in paths:
+                yield path, run_file(path, be, timeout=timeout, root=root, out_dir=out_dir, check=check)
         return
     name = backend if isinstance(backend, str) else backend.name
     task = dict(backend=name, timeout=timeout, root=root, out_dir=out_dir, check=check)
@@ -1323,15 +1272,25 @@ def _worker_pool(jobs: int):
 
 def _init_worker(warning_filters: list) -> None:
     """In a corpus worker: the caller's warning filters (the CLI's silence numpy's IEEE warnings);
-    Ctrl-C (sent to the whole process group) ends it quietly, the parent keeps what finished;
-    the backends it made are closed when it exits."""
+    Ctrl-C (sent to the whole process group) ends it quietly, the parent keeps what finished."""
     warnings.filters[:] = warning_filters
     signal.signal(signal.SIGINT, lambda *_: os._exit(130))
-    multiprocessing.util.Finalize(None, close_backends, exitpriority=10)
+
+
+#: This corpus worker's backend, made for its first file and used for every file after (a worker
+#: backend keeps its process); closed when the worker exits.
+_worker_backend: Any = None
 
 
 def _run_file_in_worker(path: str, task: dict) -> list[CaseResult]:
-    return run_file(path, task["backend"], timeout=task["timeout"], root=task["root"], out_dir=task["out_dir"],
+    global _worker_backend
+    if _worker_backend is None:
+        try:
+            _worker_backend = get_backend(task["backend"])
+        except Exception as e:  # noqa: BLE001 - as in run_file: this file's error result, not the end of the run
+            return [_file_error(path, task["root"], f"harness: {type(e).__name__}: {e}")]
+        multiprocessing.util.Finalize(None, _worker_backend.close, exitpriority=10)
+    return run_file(path, _worker_backend, timeout=task["timeout"], root=task["root"], out_dir=task["out_dir"],
                     check=task["check"])
 
 
@@ -1342,15 +1301,6 @@ def _run_alone(path: str, task: dict) -> list[CaseResult]:
         except BrokenProcessPool:
             return [_file_error(path, task["root"], f"the process reading and running this file died "
                                                     f"(backend {task['backend']})")]
-
-
-def close_backends() -> None:
-    """Close the backends ``get_backend`` made from names (their worker processes end)."""
-    while _BACKENDS:
-        _, backend = _BACKENDS.popitem()
-        close = getattr(backend, "close", None)
-        if close is not None:
-            close()
 
 
 def default_corpus_dir() -> str | None:

@@ -91,20 +91,20 @@ def ulp_difference(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
         raise TypeError(f"ULP distance needs a float type, got {et}")
     unsigned = et.name == "f8E8M0FNU"
     magnitude_mask = np.uint64((1 << (et.bits - 1)) - 1) if not unsigned else np.uint64((1 << et.bits) - 1)
-    a, b = (to_bits(x).astype(np.uint64) & magnitude_mask for x in (actual, expected))
-    raw = np.where(a > b, a - b, b - a)
+    a, b = (np.asarray(to_bits(x), dtype=np.uint64) & magnitude_mask for x in (actual, expected))
     both_nan = isnan(actual) & isnan(expected)
-    if unsigned:
-        return np.where(both_nan, np.uint64(0), raw).astype(np.uint64)
-    smallest = to_bits(np.array(et.finfo.smallest_normal, dtype=et.dtype)).astype(np.uint64)
-    z = smallest - np.uint64(1)
+    with np.errstate(over="ignore"):  # np.where computes both branches: the one not taken may wrap
+        raw = np.where(a > b, a - b, b - a)
+        if unsigned:
+            return np.where(both_nan, np.uint64(0), raw).astype(np.uint64)
+        z = np.uint64(to_bits(np.array(et.finfo.smallest_normal, dtype=et.dtype))) - np.uint64(1)
 
-    def collapse(m):  # subnormals round to the closest of zero / smallest normal
-        return np.where(z < m, m - z, np.where(2 * m < z, np.uint64(0), np.uint64(1)))
+        def collapse(m):  # subnormals round to the closest of zero / smallest normal
+            return np.where(z < m, m - z, np.where(2 * m < z, np.uint64(0), np.uint64(1)))
 
-    ca, cb = collapse(a), collapse(b)
-    through_zero = signbit(actual) != signbit(expected)
-    finite_distance = np.where(through_zero, ca + cb, np.where(ca > cb, ca - cb, cb - ca))
+        ca, cb = collapse(a), collapse(b)
+        through_zero = signbit(actual) != signbit(expected)
+        finite_distance = np.where(through_zero, ca + cb, np.where(ca > cb, ca - cb, cb - ca))
     out = np.where(isfinite(actual) & isfinite(expected), finite_distance, raw)
     return np.where(both_nan, np.uint64(0), out).astype(np.uint64)
 

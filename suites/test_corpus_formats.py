@@ -15,7 +15,8 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from conformance.corpus import Check, CorpusCase, get_backend, load_cases, parse_check, run_case, split_cases
+from adapters import get_backend
+from conformance.corpus import Check, CorpusCase, load_cases, parse_check, run_case, split_cases
 from judge.golden_checks import almost_eq_mask, eq_mask, evaluate_check, ulp_difference
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "testdata")

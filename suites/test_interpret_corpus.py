@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.corpus import default_corpus_dir, get_backend, load_cases, run_case
+from adapters import get_backend
+from conformance.corpus import default_corpus_dir, load_cases, run_case
 from oracle import lookup
 
 pytestmark = pytest.mark.corpus

@@ -303,7 +303,8 @@ CHLO_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "stab
 
 @pytest.mark.skipif(not CHLO_CORPUS.is_dir(), reason="../shared/corpora/stablehlo-interpret/chlo is absent")
 def test_chlo_interpret_corpus_passes():
-    from conformance.corpus import get_backend, load_cases, run_case
+    from adapters import get_backend
+    from conformance.corpus import load_cases, run_case
     cases = load_cases(CHLO_CORPUS)
     assert len(cases) >= 14
     backend = get_backend("oracle")
