@@ -44,21 +44,33 @@ def _padded(op: ir.Op, name: str = "padding") -> bool:
     return padding is not None and bool(np.any(np.asarray(padding) != 0))
 
 
-def scatter_window_out_of_bounds(op: ir.Op, operands: Sequence) -> bool:
-    """Some update window reaches outside the operand (XLA then skips the whole window)."""
-    if op.name != "stablehlo.scatter":
-        return False
+def _scatter_start_indices(op: ir.Op, operands: Sequence):
+    """(start indices, size of the operand dimension they index) per scatter_dims_to_operand_dims
+    dimension of a scatter, and the longest an update window can be along any dimension."""
     n = (len(operands) - 1) // 2
     operand, indices, updates = np.asarray(operands[0]), np.asarray(operands[n]), np.asarray(operands[n + 1])
     dn = op.attr("scatter_dimension_numbers", {}) or {}
     ivd = int(dn.get("index_vector_dim", 0))  # the parser drops a 0 (the default)
     starts = np.moveaxis(indices, ivd, -1) if ivd < indices.ndim else indices[..., None]
-    widest = max(updates.shape, default=1)  # a window is at most this long along any dim
-    for k, d in enumerate(dn.get("scatter_dims_to_operand_dims", ())):
-        column = starts[..., k].astype(np.int64)
-        if np.any(column < 0) or np.any(column + widest > operand.shape[d]):
-            return True
-    return False
+    columns = [(starts[..., k].astype(np.int64), operand.shape[d])
+               for k, d in enumerate(dn.get("scatter_dims_to_operand_dims", ()))]
+    return columns, max(updates.shape, default=1)
+
+
+def scatter_window_out_of_bounds(op: ir.Op, operands: Sequence) -> bool:
+    """Some update window reaches outside the operand (XLA then skips the whole window)."""
+    if op.name != "stablehlo.scatter":
+        return False
+    columns, widest = _scatter_start_indices(op, operands)
+    return any(np.any(column < 0) or np.any(column + widest > size) for column, size in columns)
+
+
+def scatter_negative_start_index(op: ir.Op, operands: Sequence) -> bool:
+    """Some scatter start index is negative (below the operand, not past its end)."""
+    if op.name != "stablehlo.scatter":
+        return False
+    columns, _ = _scatter_start_indices(op, operands)
+    return any(np.any(column < 0) for column, _ in columns)
 
 
 #: The operands holding start indices: (first, last + 1) by op.
@@ -1163,3 +1175,6 @@ def complex_component_ratio_0_58_to_0_67(op: ir.Op, operands: Sequence) -> bool:
 
 
 CONDITIONS["complex_component_ratio_0_58_to_0_67"] = complex_component_ratio_0_58_to_0_67
+
+
+CONDITIONS["scatter_negative_start_index"] = scatter_negative_start_index

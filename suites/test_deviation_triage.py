@@ -250,3 +250,32 @@ def test_complex_negative_zero_sum():
     assert holds("complex_negative_zero_sum", add, z(minus_zero_imag, 1, 1, 1), z(minus_zero_imag, 1, 1, 1))
     assert not holds("complex_negative_zero_sum", add, z(minus_zero_imag, 1, 1, 1), z(1, 1, 1, 1))   # -0 + +0
     assert holds("complex_negative_zero_sum", subtract, z(minus_zero_imag, 1, 1, 1), z(1, 1, 1, 1))  # -0 - +0
+
+
+SCATTER_ONE = """func.func @main(%a: tensor<4xf32>, %i: tensor<i32>, %u: tensor<1xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.scatter"(%a, %i, %u) ({
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %m = stablehlo.maximum %x, %y : tensor<f32>
+      stablehlo.return %m : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [0], scatter_dims_to_operand_dims = [0],
+      index_vector_dim = 0>, unique_indices = true} : (tensor<4xf32>, tensor<i32>, tensor<1xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}"""
+
+
+@pytest.mark.parametrize("index, crash, error", [(-1, True, True), (4, False, True), (100000000, False, True),
+                                                 (3, False, False), (0, False, False)])
+def test_vmvx_scatter_out_of_bounds(index, crash, error):
+    """vmvx: one element scattered into tensor<4xf32> at -1 kills the process (SIGSEGV), at 4 or
+    100000000 fails at run time (OUT_OF_RANGE); the spec skips such an update (scatter: 'Otherwise
+    updated_results = results'). Index 3 is in bounds: neither entry applies."""
+    op = first_op(SCATTER_ONE)
+    operands = [np.arange(4, dtype=np.float32), np.array(index, np.int32), np.array([9], np.float32)]
+    assert oracle.evaluate(oracle.parse_module(SCATTER_ONE), operands)[0].tolist() == (
+        [0, 1, 2, 3] if error else [9 if k == index else k for k in range(4)])
+    conditions = triggered(op, operands)
+    assert ("scatter_negative_start_index" in conditions) == crash
+    crashed = known_deviation("iree-vmvx", op.name, "f32,i32,f32", "crash", conditions)
+    failed = known_deviation("iree-vmvx", op.name, "f32,i32,f32", "error", conditions)
+    assert (crashed is not None) == crash and (failed is not None) == error
+    assert known_deviation("iree-vmvx", op.name, "f32,i32,f32", "mismatch", conditions) is None
