@@ -168,8 +168,11 @@ def _inputs_like(seed: Seed, module: ir.Module, random_seed: int) -> list:
 def _mutated(draw, seeds: tuple, kinds: tuple, max_mutations: int):
     draw = as_draw(draw)
     seed = draw(st.sampled_from(seeds))
-    kinds = draw(st.lists(st.sampled_from(kinds), min_size=1, max_size=max_mutations))
-    module, applied = mutate(draw, seed.module, kinds)
+    for _ in range(4):  # (a seed that none of the kinds drawn applies to: other kinds)
+        module, applied = mutate(draw, seed.module, draw(st.lists(st.sampled_from(kinds), min_size=1,
+                                                                  max_size=max_mutations)))
+        if applied:
+            break
     random_seed = draw(st.integers(0, 2**32 - 1))
     return _program(module, _inputs_like(seed, module, random_seed), random_seed, mode="mutation",
                     origin=seed.name, mutations=applied)
@@ -218,4 +221,10 @@ def mixed_programs(seeds=(DEFAULT_SEEDS,), *, max_ops: int = 8, ops=None, modes=
     unknown = [m for m in modes if m not in strategies]
     if unknown:
         raise ValueError(f"unknown program mode {unknown[0]!r}: want one of {', '.join(MODES)}")
-    return st.one_of(*(strategies[m]() for m in modes))
+    return _one_mode(tuple((m, strategies[m]()) for m in modes))
+
+
+@st.composite
+def _one_mode(draw, strategies: tuple):
+    _, strategy = draw(st.sampled_from(strategies))
+    return draw(strategy)

@@ -3,10 +3,12 @@ code that compilers fuse and mis-optimize, each with drawn sizes (1, primes and 
 two) and a drawn float type.
 
 * ``softmax``: reduce max -> broadcast -> subtract -> exp -> reduce add -> broadcast -> divide;
-* ``layer_norm``: mean and variance reductions feeding broadcasts, rsqrt, scale and shift;
+* ``layer_norm``: mean and variance reductions feeding broadcasts, rsqrt, scale and shift (bf16 /
+  f16 with the statistics in f32 or not);
 * ``attention``: dot_general -> scale -> select with a (causal or given) mask -> softmax -> dot_general;
 * ``dense``: dot -> bias -> activation (tanh, relu as maximum with 0, gelu's tanh form);
-* ``scatter_add``: embedding rows accumulated by scatter with an add body (repeated indices);
+* ``scatter_add``: embedding rows accumulated by scatter with an add body (repeated indices),
+  then the same rows looked up by gather;
 * ``reduce_broadcast``: a reduction over drawn dimensions broadcast back and combined with its operand;
 * ``scan``: a while loop computing a cumulative sum or a running max row by row.
 
@@ -112,10 +114,16 @@ def softmax(draw, et: str) -> Text:
 
 
 def layer_norm(draw, et: str) -> Text:
+    """Layer norm over the last dimension; for bf16 / f16 drawn either in the type itself or,
+    as flax does, with the statistics in f32 (converts fused into the reductions)."""
     b = Text(et)
     rows, n = _sizes(draw, 2)
     shape = [rows, n]
     x, gamma, beta = b.arg(shape), b.arg([n]), b.arg([n])
+    wide = et in ("bf16", "f16") and draw(st.booleans())
+    if wide:
+        x = b.op(f"stablehlo.convert {x} : ({tensor(shape, et)}) -> {tensor(shape, 'f32')}")
+        b.et = "f32"
     inv_n = b.splat(repr(1.0 / n) if n else "0.0", [rows])
     s, _ = b.reduce(x, shape, [1], "add")
     mean = b.binary("multiply", s, inv_n, [rows])
@@ -124,6 +132,9 @@ def layer_norm(draw, et: str) -> Text:
     var = b.binary("multiply", sq, inv_n, [rows])
     inv = b.unary("rsqrt", b.binary("add", var, b.splat("9.99999974E-6", [rows]), [rows]), [rows])
     y = b.binary("multiply", centered, b.broadcast(inv, [rows], [0], shape), shape)
+    if wide:
+        y = b.op(f"stablehlo.convert {y} : ({tensor(shape, 'f32')}) -> {tensor(shape, et)}")
+        b.et = et
     y = b.binary("multiply", y, b.broadcast(gamma, [n], [1], shape), shape)
     y = b.binary("add", y, b.broadcast(beta, [n], [1], shape), shape)
     b.result = [(y, tensor(shape, et))]
@@ -195,6 +206,13 @@ def scatter_add(draw, et: str) -> Text:
         f"unique_indices = false}} : ({tensor([vocab, d], et)}, {tensor([rows, 1], 'i32')}, "
         f"{tensor([rows, d], et)}) -> {tensor([vocab, d], et)}")
     b.result = [(out, tensor([vocab, d], et))]
+    if vocab:  # the lookup of the same rows in the updated table (a gather of slices [1, d])
+        rows_out = b.op(
+            f'"stablehlo.gather"({out}, {indices}) {{dimension_numbers = #stablehlo.gather<offset_dims = [1], '
+            "collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, "
+            f"slice_sizes = array<i64: 1, {d}>}} : ({tensor([vocab, d], et)}, {tensor([rows, 1], 'i32')}) -> "
+            f"{tensor([rows, d], et)}")
+        b.result.append((rows_out, tensor([rows, d], et)))
     return b
 
 
