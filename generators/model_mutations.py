@@ -14,8 +14,8 @@ dropped, never run.
   broadcast dimensions replaced by others that give the same result type;
 * ``swap``: an element-wise op replaced by another of the same signature (add <-> subtract
   <-> multiply <-> maximum ...; exp <-> tanh <-> logistic ...);
-* ``insert`` / ``delete``: an element-wise unary op put on an edge; an op whose operand has
-  its result's type bypassed;
+* ``insert`` / ``delete``: an element-wise unary op (or a reverse) put on an edge; an op whose
+  operand has its result's type bypassed;
 * ``duplicate``: a run of ops computed a second time, its result combined with the first;
 * ``feedback``: the program applied to one of its own outputs (an output feeds the
   argument of its type in a second copy of the program).
@@ -274,13 +274,19 @@ def mutate_swap(draw, module: ir.Module) -> ir.Module | None:
 
 def mutate_insert(draw, module: ir.Module) -> ir.Module | None:
     ops = _body(module)
-    edges = [(k, r) for k, op in enumerate(ops) for r in op.results
-             if any(_accepts(f"stablehlo.{u}", r.type) for u in INSERTABLE)]
+    edges = [(k, r) for k, op in enumerate(ops) for r in op.results if isinstance(r.type, TensorType)
+             and (r.type.rank or any(_accepts(f"stablehlo.{u}", r.type) for u in INSERTABLE))]
     if not edges:
         return None
     k, value = draw(st.sampled_from(edges))
-    unary = draw(st.sampled_from([u for u in INSERTABLE if _accepts(f"stablehlo.{u}", value.type)]))
-    inserted = ir.Op(f"stablehlo.{unary}", (value,), (ir.Value(value.type, value.name),))
+    choices = [u for u in INSERTABLE if _accepts(f"stablehlo.{u}", value.type)] + (["reverse"] if value.type.rank
+                                                                                  else [])
+    unary = draw(st.sampled_from(choices))
+    attributes = {}
+    if unary == "reverse":  # data movement of the same type: reverse along some dimensions
+        dims = draw(st.sets(st.integers(0, value.type.rank - 1), min_size=1))
+        attributes["dimensions"] = ir.DenseArray("i64", tuple(sorted(dims)))
+    inserted = ir.Op(f"stablehlo.{unary}", (value,), (ir.Value(value.type, value.name),), attributes)
     rest, cloner = _redirect(ops, value, inserted.results[0], k + 1)
     outputs = tuple(cloner.value(v) for v in module.main.ops[-1].operands)
     return _with_main_ops(module, rest[:k + 1] + [inserted] + rest[k + 1:], outputs=outputs)

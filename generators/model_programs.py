@@ -46,6 +46,8 @@ _UNUSABLE = frozenset({"stablehlo.rng", "stablehlo.rng_bit_generator", "stablehl
 #: The most ops (nested ones included) a seed may have: each mutant costs the oracle and the
 #: compiler about what the seed does, and a campaign wants many programs.
 MAX_SEED_OPS = 400
+#: Files larger than this are not even read (MLIR text of ~400 ops; reading one costs seconds).
+MAX_SEED_BYTES = 40_000
 
 
 @dataclass(eq=False)
@@ -96,6 +98,9 @@ def _called(module: ir.Module) -> set[str]:
 def read_seed(path: str) -> Seed:
     """One seed program, or ValueError saying why it cannot be one."""
     try:
+        if os.path.getsize(path) > MAX_SEED_BYTES:
+            raise ValueError(f"{os.path.getsize(path)} bytes, more than MAX_SEED_BYTES = {MAX_SEED_BYTES} "
+                             "(each mutant would be slow)")
         with open(path) as f:
             module = parse_module(f.read(), filename=path)
     except (OSError, MlirError) as e:
