@@ -49,8 +49,8 @@ import oracle.ops
 from adapters import get_backend
 from adapters.base import RunResult
 from judge.golden_checks import DEFAULT_ALMOST_EQ_TOLERANCE, evaluate_check
-from judge.program_bound import judge_golden, output_bounds
-from judge.verdict import Traits, judge_program, oracle_run
+from judge.program_bound import output_bounds
+from judge.verdict import Traits, judge_against_program_bound, judge_program, oracle_run
 from oracle import rewrite
 from oracle.errors import MlirError, OracleError
 from oracle.mlir_text import parse_module
@@ -1155,21 +1155,15 @@ def _judged_goldens(module, values: tuple, outputs: list, failed: list) -> list:
     if not differ:
         return []
     try:
-        inlined, (outputs_exact, env, _), bounds = output_bounds(module, [])
+        expanded = output_bounds(module, [])
     except (rewrite.TooLarge, RecursionError, OracleError):  # not judged: the file's checks stand
         return []
-    returned = inlined.main.ops[-1].operands
     goldens = []
     for check in differ:  # (a golden that is the oracle's answer: the file's check stands as written)
-        value = returned[check.actual]
-        exact = np.asarray(outputs_exact[check.actual])
-        golden = np.asarray(golden_of(check))
-        if not hasattr(value.type, "element_type"):
-            continue
-        verdict = judge_golden(golden.astype(exact.dtype), exact, value.type.element_type, bounds.of(value),
-                               unknown=bounds.unknown.get(value), loose=bounds.loose.get(value))
-        verdict.message = f"{check.describe()}: the file's expected value is {verdict.message}"
-        goldens.append(verdict)
+        verdict = judge_against_program_bound(*expanded, check.actual, golden_of(check))
+        if verdict is not None:
+            verdict.message = f"{check.describe()}: the file's expected value is {verdict.message}"
+            goldens.append(verdict)
     return goldens
 
 

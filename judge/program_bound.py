@@ -63,7 +63,7 @@ from .compare import Comparison, compare
 from .tolerance import Tolerance, tolerance_for
 
 __all__ = ["ProgramBounds", "GoldenVerdict", "program_bounds", "expanded_for_bounds", "output_bounds",
-           "judge_golden", "oracle_run", "path_text"]
+           "judge_golden", "oracle_run", "path_text", "is_exact_bound"]
 
 _F64 = element_type("f64")
 #: float64 sums of many bounds round too: every propagated bound is enlarged by this factor
@@ -138,8 +138,9 @@ def _is_float_array(x) -> bool:
     return np.asarray(x).dtype.kind in "fcV"  # (ml_dtypes' narrow floats are kind V)
 
 
-def _zero(bound) -> bool:
-    return bound is not None and not np.any(np.asarray(bound) != 0)  # NaN != 0: not zero
+def is_exact_bound(bound) -> bool:
+    """A bound of 0 everywhere (None: no bound; NaN != 0: open, not exact)."""
+    return bound is not None and not np.any(np.asarray(bound) != 0)
 
 
 def ulp_at(m, et) -> np.ndarray:
@@ -244,7 +245,7 @@ def _applied_to_bounds(op: ir.Op, bounds: list, exact: list, module: ir.Module, 
         return [np.asarray(x, dtype=np.float64) for x in _evaluate(retyped, values, module, env)]
 
 
-def _moved_from_zero(x: np.ndarray, bound: np.ndarray, sign: float) -> np.ndarray:
+def _moved_fromis_exact_bound(x: np.ndarray, bound: np.ndarray, sign: float) -> np.ndarray:
     """``x`` with each (real) part moved away from zero by ``bound``; a part the bound may take
     across zero goes to the side ``sign``: the largest magnitude a perturbed operand has."""
     def part(p):
@@ -286,9 +287,7 @@ def _own_allowance(op: ir.Op, operands: list, exact: list, bounds_in: list) -> l
     info = oracle.lookup(op.name)
     if _judged_by_a_property(op):
         raise NoRule("judged by a property, not element by element (no element bound)")
-    if any(getattr(_kind(v) if _is_tensor(v) else None, "is_quantized", False) for v in op.operands + op.results):
-        raise NoRule("quantized")
-    inexact_in = not all(_zero(b) for b in bounds_in)
+    inexact_in = not all(is_exact_bound(b) for b in bounds_in)
     bound_fn = info.extra.get("error_bound") if info is not None else None
     results = [r for r in op.results if _is_tensor(r)]
     types = [TensorType(np.shape(x), r.type.element_type) for r, x in zip(results, exact)]
@@ -296,8 +295,8 @@ def _own_allowance(op: ir.Op, operands: list, exact: list, bounds_in: list) -> l
         trials = []
         for sign in ((1.0, -1.0) if inexact_in else (1.0,)):
             # open elements (NaN) are open in the results through the propagated part already
-            moved = [_moved_from_zero(x, np.nan_to_num(np.asarray(b, np.float64), nan=0.0, posinf=np.inf), sign)
-                     if b is not None and not _zero(b) and _is_float_array(x) else x
+            moved = [_moved_fromis_exact_bound(x, np.nan_to_num(np.asarray(b, np.float64), nan=0.0, posinf=np.inf), sign)
+                     if b is not None and not is_exact_bound(b) and _is_float_array(x) else x
                      for x, b in zip(operands, bounds_in)]
             if any(np.any(~np.isfinite(_wide(m)) & np.isfinite(_wide(x))) for m, x in zip(moved, operands)
                    if _is_float_array(x)):
@@ -392,15 +391,23 @@ def _compare(op: ir.Op, x: list, b: list) -> np.ndarray:
 def _op_bounds(op: ir.Op, operands: list, bounds_in: list, exact: list, module: ir.Module, env: dict) -> list:
     """The bounds of ``op``'s results (raises NoRule)."""
     name = op.name
-    if all(_zero(b) for b in bounds_in):
-        if _allowance_is_exact(op):
+    # "the interpretation of quantized operations is exclusively determined by the specific
+    # implementation" (spec "Quantization"): no element bound but data movement's
+    quantized = any(_is_tensor(v) and getattr(v.type.element_type, "is_quantized", False)
+                    for v in op.operands + op.results)
+    if all(is_exact_bound(b) for b in bounds_in):
+        if _allowance_is_exact(op) and (not quantized or name in MOVEMENT):
             return [np.zeros(np.shape(x)) for x in exact]
+        if quantized:
+            raise NoRule("quantized")
         return _own_allowance(op, operands, exact, bounds_in)
+    if quantized:
+        raise NoRule("quantized")
     if any(b is None for b in bounds_in):
         raise NoRule("an operand that is not a tensor carries an error")
     if name in MOVEMENT:
         start = _INDEX_FROM.get(name)
-        if start is not None and not all(_zero(b) for b in bounds_in[start:]):
+        if start is not None and not all(is_exact_bound(b) for b in bounds_in[start:]):
             return [np.full(np.shape(x), np.nan) for x in exact]  # an index that may move: open
         return [b * _SLACK for b in _applied_to_bounds(op, bounds_in, operands, module, env, start)]
     if (name == "stablehlo.custom_call" and not _judged_by_a_property(op) and len(operands) == len(exact) == 1
@@ -440,7 +447,7 @@ def _reduction(op: ir.Op, operands: list, bounds_in: list, exact: list, module: 
         raise NoRule(f"a body other than one add / maximum / minimum ({', '.join(o.name for o in body)})")
     if body[0].name != "stablehlo.add" and np.iscomplexobj(operands[0]):
         raise NoRule("complex maximum / minimum body")
-    if not _zero(bounds_in[1]):
+    if not is_exact_bound(bounds_in[1]):
         raise NoRule("an inexact init value (the spec leaves how often it is added open)")
     propagated = [b * _SLACK for b in _applied_to_bounds(op, bounds_in, operands, module, env)]
     own = _own_allowance(op, operands, exact, bounds_in)
@@ -488,7 +495,7 @@ def program_bounds(module: ir.Module, env: dict, recorded: dict | None = None,
             exact = [env.get(r) for r in op.results]
             try:
                 if not all(_is_tensor(r) for r in op.results):
-                    if all(_zero(b) for b in bounds_in) and _allowance_is_exact(op):
+                    if all(is_exact_bound(b) for b in bounds_in) and _allowance_is_exact(op):
                         out.bounds.update((r, 0.0) for r in op.results)
                         continue
                     raise NoRule("results that are not tensors")
@@ -567,7 +574,7 @@ def output_bounds(module: ir.Module, inputs) -> tuple[ir.Module, tuple, ProgramB
     _, env, recorded = values
     bounds = program_bounds(expansion.module, env, recorded, expansion.paths)
     for path, (op, deciding) in expansion.selectors.items():
-        if all(_zero(bounds.of(v)) for v in deciding):
+        if all(is_exact_bound(bounds.of(v)) for v in deciding):
             continue
         why = (f"the {op.name} at {path_text(path)} may take another "
                f"{'trip count' if op.name == rewrite.WHILE else 'branch'} in another conforming implementation "

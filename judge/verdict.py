@@ -45,11 +45,12 @@ from oracle.types import TensorType, element_type
 
 from .compare import Comparison, compare_outputs
 from .deviation_conditions import triggered
-from .program_bound import judge_golden, oracle_run, output_bounds
+from .program_bound import GoldenVerdict, is_exact_bound, judge_golden, oracle_run, output_bounds
 from .program_bound import path_text as _path_text
 from .tolerance import tolerance_for
 
 __all__ = ["Traits", "OpVerdict", "ProgramVerdict", "judge_op", "judge_program", "judge_grid_program",
+           "judge_against_program_bound",
            "instrumented", "replay_command", "flush_float_inputs"]
 
 
@@ -341,13 +342,36 @@ def _first_run_judge(module: ir.Module, inputs) -> Callable:
                 computed.append(None)
         if computed[0] is None:
             return None
-        program, (outputs, _, _), bounds = computed[0]
-        value = program.main.ops[-1].operands[i]
-        if not _is_tensor(value):
-            return None
-        return judge_golden(np.asarray(actual), outputs[i], value.type.element_type, bounds.of(value),
-                            unknown=bounds.unknown.get(value), loose=bounds.loose.get(value), what="the first run's")
+        return judge_against_program_bound(*computed[0], i, actual, what="the first run's")
     return judge
+
+
+def judge_against_program_bound(program: ir.Module, values: tuple, bounds, i: int, value, *,
+                                what: str = "the file's"):
+    """``value`` (a golden, or a first run's output) for output ``i`` of ``program`` (as
+    ``output_bounds`` expanded it, with the oracle's ``values`` and the ``bounds``), judged
+    against the program-level bound of the exact answer: a ``GoldenVerdict`` (None for an
+    output that is not a tensor).  An output whose producing op has exact operands but no
+    element bound (a target judged by a property, a quantized op) is judged by that op's own
+    rule, ``judge_op`` -- with exact operands, the program-level bound IS that op's allowance."""
+    outputs, env, _ = values
+    returned = program.main.ops[-1].operands[i]
+    if not _is_tensor(returned):
+        return None
+    producer = next((op for op in program.main.ops if returned in op.results), None)
+    if (returned in bounds.unknown and producer is not None
+            and all(is_exact_bound(bounds.of(v)) for v in producer.operands)):
+        results = [np.asarray(value) if r is returned else env[r] for r in producer.results]
+        try:
+            verdict = judge_op(producer, [env[v] for v in producer.operands], results, module=program, env=env)
+        except OracleError:
+            return GoldenVerdict("unjudged", f"not judged: {bounds.unknown[returned]}")
+        state = "wrong" if verdict.status == "mismatch" else "inexact"
+        where = "outside" if state == "wrong" else "within"
+        return GoldenVerdict(state, f"{where} the allowance of {producer.name} (its operands are exact): "
+                                    f"{verdict.comparison.message}", verdict.comparison)
+    return judge_golden(np.asarray(value), outputs[i], returned.type.element_type, bounds.of(returned),
+                        unknown=bounds.unknown.get(returned), loose=bounds.loose.get(returned), what=what)
 
 
 @dataclass

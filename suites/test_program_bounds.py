@@ -230,3 +230,23 @@ def test_a_first_run_the_replay_does_not_explain_is_judged_by_the_program_level_
         assert any("within the program-level bound" in note for note in verdict.notes)
     else:
         assert "program-level bound: wrong" in verdict.message
+
+
+QUANTIZE = """func.func @main() -> tensor<2x!quant.uniform<i8:f32, 1.0>> {
+  %x = stablehlo.constant dense<[0.5, 1.5]> : tensor<2xf32>
+  %q = stablehlo.uniform_quantize %x : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 1.0>>
+  return %q : tensor<2x!quant.uniform<i8:f32, 1.0>>
+}"""
+
+
+@pytest.mark.parametrize("golden,state", [([1, 2], "inexact"), ([5, 2], "wrong")])
+def test_an_op_without_an_element_bound_on_exact_operands_is_judged_by_its_own_rule(golden, state):
+    """No program-level rule bounds a quantized result, but its operands are exact: the op's own
+    rule judges the golden (quantized: the storage integer may move by 1 at a rounding tie;
+    0.5 / 1.0 is a tie), as the per-op judging of goldens did."""
+    from judge.program_bound import output_bounds
+    from judge.verdict import judge_against_program_bound
+    expanded = output_bounds(oracle.parse_module(QUANTIZE), [])
+    verdict = judge_against_program_bound(*expanded, 0, np.array(golden, np.int8))
+    assert verdict.state == state, verdict.message
+    assert "stablehlo.uniform_quantize" in verdict.message
