@@ -245,7 +245,7 @@ def _applied_to_bounds(op: ir.Op, bounds: list, exact: list, module: ir.Module, 
         return [np.asarray(x, dtype=np.float64) for x in _evaluate(retyped, values, module, env)]
 
 
-def _moved_fromis_exact_bound(x: np.ndarray, bound: np.ndarray, sign: float) -> np.ndarray:
+def _moved_from_zero(x: np.ndarray, bound: np.ndarray, sign: float) -> np.ndarray:
     """``x`` with each (real) part moved away from zero by ``bound``; a part the bound may take
     across zero goes to the side ``sign``: the largest magnitude a perturbed operand has."""
     def part(p):
@@ -295,7 +295,7 @@ def _own_allowance(op: ir.Op, operands: list, exact: list, bounds_in: list) -> l
         trials = []
         for sign in ((1.0, -1.0) if inexact_in else (1.0,)):
             # open elements (NaN) are open in the results through the propagated part already
-            moved = [_moved_fromis_exact_bound(x, np.nan_to_num(np.asarray(b, np.float64), nan=0.0, posinf=np.inf), sign)
+            moved = [_moved_from_zero(x, np.nan_to_num(np.asarray(b, np.float64), nan=0.0, posinf=np.inf), sign)
                      if b is not None and not is_exact_bound(b) and _is_float_array(x) else x
                      for x, b in zip(operands, bounds_in)]
             if any(np.any(~np.isfinite(_wide(m)) & np.isfinite(_wide(x))) for m, x in zip(moved, operands)
