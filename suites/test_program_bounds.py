@@ -250,3 +250,42 @@ def test_an_op_without_an_element_bound_on_exact_operands_is_judged_by_its_own_r
     verdict = judge_against_program_bound(*expanded, 0, np.array(golden, np.int8))
     assert verdict.state == state, verdict.message
     assert "stablehlo.uniform_quantize" in verdict.message
+
+
+def _sum_of_sines_case(tmp_path, golden: float):
+    from conformance.corpus import load_cases
+    path = tmp_path / "sum_of_sines.mlir"
+    path.write_text(f"""
+func.func @sum_of_sines() {{
+  %x = stablehlo.constant dense<{X_TERMS.tolist()!r}> : tensor<8xf32>
+  %s = stablehlo.sine %x : tensor<8xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %r = stablehlo.reduce(%s init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
+  check.expect_eq_const %r, dense<{golden!r}> : tensor<f32>
+  func.return
+}}
+""")
+    (case,) = load_cases(str(path))
+    return case
+
+
+X_TERMS = np.array([0.5, -1.25, 2.0, 3.0, -0.75, 1.5, -2.5, 0.125], np.float32)
+
+
+def _reversed_sum(terms) -> float:
+    acc = np.float32(0)
+    for t in terms[::-1]:
+        acc = np.float32(acc + t)
+    return float(acc)
+
+
+@pytest.mark.parametrize("drop,status,note", [(None, "pass", "golden inexact"), (3, "mismatch", "wrong golden")])
+def test_a_sum_of_inexact_terms_carries_their_bounds_and_its_own(tmp_path, drop, status, note):
+    """Each sine one ULP up, summed in reversed order (what another conforming implementation
+    returns) passes; the same with one term left out does not."""
+    from conformance.corpus import run_case
+    sines = np.nextafter(np.sin(X_TERMS.astype(np.float64)).astype(np.float32), np.float32(9))
+    if drop is not None:
+        sines = np.delete(sines, drop)
+    result = run_case(_sum_of_sines_case(tmp_path, _reversed_sum(sines)), "oracle")
+    assert result.status == status and note in result.message, result.message
