@@ -119,9 +119,29 @@ def _first_entry(backend: str, op: str, dtype: str, status: str, triggers: tuple
     return None
 
 
+def recorded(deviation: Deviation | None) -> dict:
+    """The entry explaining a case, as results.json records it beside the case ({}: none does), so
+    that a reader of results.json never matches the deviation tables again."""
+    if deviation is None:
+        return {}
+    return {"file": deviation.source, "backend": deviation.backend, "op": deviation.op, "dtypes": deviation.dtypes,
+            "statuses": list(deviation.statuses), "reason": deviation.reason, "condition": deviation.when,
+            "link": deviation.link}
+
+
+def _from_record(record: dict) -> Deviation | None:
+    if not record:
+        return None
+    return Deviation(record["backend"], record["op"], record["dtypes"], tuple(record["statuses"]), record["reason"],
+                     record.get("link", ""), record.get("file", ""), record.get("condition", ""))
+
+
 def deviation_for_case(backend: str, case) -> Deviation | None:
     """The entry explaining a failing case (a CaseResult: any of its ops, all its element types;
-    the conditions the judge found in ``case.extra["triggers"]``)."""
+    the conditions the judge found in ``case.extra["triggers"]``).  A case read from results.json
+    carries the entry its run recorded (``case.deviation``, see ``recorded``): that one is it."""
+    if getattr(case, "deviation", None) is not None:
+        return _from_record(case.deviation)
     dtypes = ",".join(case.dtypes)
     triggers = tuple((getattr(case, "extra", None) or {}).get("triggers", ()))
     for op in case.ops or [""]:

@@ -33,6 +33,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Iterable
 
 from judge.grouping import group_cases
+from judge.known_deviations import deviation_for_case, recorded
 from oracle.errors import BadInputFile
 from .coverage import op_coverage
 
@@ -79,6 +80,9 @@ class CaseResult:
     #: signature_digest) and the op's attribute class it was drawn in ("" for a random draw)
     signature: str = ""
     attribute_class: str = ""
+    #: the deviation-table entry that explains a failing case, as the run that wrote it found it
+    #: (judge.known_deviations.recorded: file, op, reason, condition; {}: none); None: not looked up
+    deviation: dict | None = None
 
     def __post_init__(self):
         if self.status not in STATUSES:
@@ -88,6 +92,9 @@ class CaseResult:
         d = asdict(self)
         for optional in _OPTIONAL:
             if not d[optional]:
+                d.pop(optional)
+        for optional in _UNLESS_NONE:
+            if d[optional] is None:
                 d.pop(optional)
         if d["max_ulp"] is not None and d["max_ulp"] == float("inf"):
             d["max_ulp"] = "inf"
@@ -105,6 +112,7 @@ class CaseResult:
 
 _OPTIONAL = ("extra", "mismatches", "ulp_histogram", "counts", "inputs", "kind", "divergent", "signature",
              "attribute_class")
+_UNLESS_NONE = ("deviation",)
 _FIELDS = {f for f in CaseResult.__dataclass_fields__}
 
 #: Elements of each input shown in a case's preview.
@@ -188,6 +196,9 @@ def elements_compared(cases: Iterable[CaseResult]) -> dict:
 
 
 def write_results(path: str, backend: str, cases: list[CaseResult], **meta) -> dict:
+    for case in cases:  # each failure with the entry that explains it, looked up once (judge/known_deviations.py)
+        if case.status in FAILING and case.deviation is None:
+            case.deviation = recorded(deviation_for_case(backend, case))
     doc = {"backend": backend, **meta, "summary": summarize(cases), "elements_compared": elements_compared(cases)}
     coverage = op_coverage(cases)
     if coverage:  # drawn cases: distinct programs and attribute classes per op (reports/coverage.py)

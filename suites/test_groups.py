@@ -298,3 +298,25 @@ def test_results_json_carries_the_groups(tmp_path):
         "key": "mismatch op: sign-extended unsigned", "status": "mismatch", "op": "op",
         "relation": "sign-extended unsigned", "new": True, "members": ["a", "b"]}
     assert group["element_types"] == ["ui2,i8", "ui8,i32"] and group["example"] == "expected 9, actual -3 (a)"
+
+
+def test_results_json_records_the_entry_that_explains_each_failure(tmp_path, monkeypatch):
+    """A failing case in results.json carries the deviation entry its run found (file, op, reason,
+    condition); a reader uses that record and does not match the tables again, so an edited table
+    cannot change what an old run said.  A failure no entry explains records {}."""
+    import judge.known_deviations as known
+    from reports.results import CaseResult, read_cases, write_results
+
+    f6_crash = CaseResult(id="c1", ops=["stablehlo.add"], dtypes=["f6E2M3FN"], status="crash", message="abort")
+    wrong_add = CaseResult(id="c2", ops=["stablehlo.add"], dtypes=["f32"], status="mismatch", message="1 ULP")
+    path = str(tmp_path / "results.json")
+    write_results(path, "xla", [f6_crash, wrong_add, CaseResult(id="c3", ops=["stablehlo.add"], dtypes=["f32"],
+                                                                  status="pass")])
+    _, cases = read_cases(path)
+    explained, unexplained, passed = cases
+    assert explained.deviation["file"].endswith("xla.toml") and "f6E2M3FN" in explained.deviation["reason"]
+    assert explained.deviation["condition"] == "" and explained.deviation["statuses"] == ["crash"]
+    assert unexplained.deviation == {} and passed.deviation is None
+    monkeypatch.setattr(known, "KNOWN_DEVIATIONS", [])  # the tables change after the run...
+    assert known.deviation_for_case("xla", explained).reason == explained.deviation["reason"]  # ...the record stands
+    assert known.deviation_for_case("xla", unexplained) is None
