@@ -34,8 +34,9 @@ Rules, per op (``b_x``: the bound of operand x, ``z``: the oracle's result):
   (a sum of the terms' bounds, the largest of them); dot_general: |A| . b_B + b_A . |B| +
   b_A . b_B;
 * select: the chosen branch's bound (open where the predicate is); compare: exact unless the
-  operands' bounds reach across each other (open there); integer results of element-wise
-  ops: exact where the operands are, else open.
+  operands' bounds reach across each other (open there); convert to an integer or boolean:
+  exact where the whole interval truncates alike (is non-zero alike); other integer results
+  of element-wise ops: exact where the operands are, else open.
 
 Every rule that rounds adds its own allowance at the perturbed magnitude m = |z| + p (p the
 propagated bound): the op's allowance evaluated on operands moved away from zero by their
@@ -421,6 +422,8 @@ def _op_bounds(op: ir.Op, operands: list, bounds_in: list, exact: list, module: 
     if name == "stablehlo.compare":
         return [_compare(op, operands, bounds_in)]
     (result,) = op.results if len(op.results) == 1 else (None,)
+    if name == "stablehlo.convert" and not _inexact(result) and _inexact(op.operands[0]):
+        return [_converted_to_integer(result, operands[0], bounds_in[0])]
     if result is not None and not _inexact(result) and name in _ELEMENTWISE_INTEGER_OK:
         # an integer / boolean result of inexact operands: exact where they are, else open
         total = sum(np.asarray(b, np.float64) for b in bounds_in)
@@ -437,6 +440,19 @@ def _op_bounds(op: ir.Op, operands: list, bounds_in: list, exact: list, module: 
             "stablehlo.select", "stablehlo.clamp"):
         raise NoRule("no rule")
     return [_rounded(op, result, exact[0], _elementwise(op, operands, bounds_in))]
+
+
+def _converted_to_integer(result, x, e) -> np.ndarray:
+    """convert of an inexact float to an integer ("the fractional part is truncated") or a boolean
+    ("non-zero values are converted to true"): exact where every value within the bound gives the
+    same result, open elsewhere."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        if _kind(result).is_bool:
+            same = _magnitude(x) > e
+        else:
+            w = np.real(_wide(x))
+            same = np.trunc(w - e) == np.trunc(w + e)
+        return np.where(same & (e == e), 0.0, np.nan)
 
 
 def _reduction(op: ir.Op, operands: list, bounds_in: list, exact: list, module: ir.Module, env: dict) -> list:

@@ -289,3 +289,18 @@ def test_a_sum_of_inexact_terms_carries_their_bounds_and_its_own(tmp_path, drop,
         sines = np.delete(sines, drop)
     result = run_case(_sum_of_sines_case(tmp_path, _reversed_sum(sines)), "oracle")
     assert result.status == status and note in result.message, result.message
+
+
+def test_a_float_to_integer_convert_is_exact_unless_the_bound_reaches_an_integer():
+    """sin(1) + 1.68 = 2.52 +- a few ULP truncates to 2 in every conforming answer; sin(1) plus
+    1 - sin(1) is 1.0 within its bound and may truncate to 0 or 1 (open)."""
+    module, _, _, bounds = _bounds(f"""func.func @main() -> tensor<2xi32> {{
+  %x = stablehlo.constant dense<[1.0, 1.0]> : tensor<2xf32>
+  %s = stablehlo.sine %x : tensor<2xf32>
+  %c = stablehlo.constant dense<[1.6829419, {float(np.float32(1.0) - np.float32(SIN1))!r}]> : tensor<2xf32>
+  %t = stablehlo.add %s, %c : tensor<2xf32>
+  %i = stablehlo.convert %t : (tensor<2xf32>) -> tensor<2xi32>
+  return %i : tensor<2xi32>
+}}""")
+    b = bounds.of(module.main.ops[-2].results[0])
+    assert b[0] == 0 and np.isnan(b[1])
