@@ -153,3 +153,26 @@ def test_fault_in_a_reduction_is_caught_by_templates():
             caught += 1
     assert caught >= 2
 
+
+
+@pytest.mark.parametrize("kind, program, meanings", [
+    # feedback: the program applied to its own output; duplicate: the copy added to the original
+    ("feedback", "%y = stablehlo.multiply %x, %x : tensor<6xf32>", [lambda x: (x * x) * (x * x)]),
+    ("duplicate", "%y = stablehlo.negate %x : tensor<6xf32>", [lambda x: -x + -x]),
+    # delete: either op bypassed
+    ("delete", "%a = stablehlo.abs %x : tensor<6xf32>\n  %y = stablehlo.negate %a : tensor<6xf32>",
+     [lambda x: np.abs(x), lambda x: -x]),
+])
+def test_mutations_keep_a_meaning_computed_by_hand(tmp_path, kind, program, meanings):
+    path = tmp_path / "seed.mlir"
+    path.write_text(f"func.func @main(%x: tensor<6xf32>) -> tensor<6xf32> {{\n  {program}\n"
+                    f"  return %y : tensor<6xf32>\n}}\n")
+    x = np.float32([-2, -0.5, 0, 1, 1.5, 3])
+    seen = set()
+    for p in draw_many(mutated_programs((str(path),), kinds=(kind,), max_mutations=1), 8, seed=9):
+        assert p.mutations == (kind,)
+        y = oracle.evaluate(p.module, [x])[0]
+        matches = [k for k, meaning in enumerate(meanings) if np.array_equal(y, meaning(x))]
+        assert matches, (kind, y)
+        seen.update(matches)
+    assert seen == set(range(len(meanings)))
