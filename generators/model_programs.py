@@ -222,7 +222,7 @@ def mixed_programs(seeds=(DEFAULT_SEEDS,), *, max_ops: int = 8, ops=None, modes=
     """One program of a mode drawn per program (each of ``modes`` equally likely): a random
     DAG (``max_ops``, ``ops`` as random_programs takes them), a mutant or a template."""
     strategies = {"random": lambda: random_programs(max_ops=max_ops, ops=ops),
-                  "mutation": lambda: mutated_programs(seeds), "template": lambda: template_programs()}
+                  "mutation": lambda: mutated_programs(tuple(seeds)), "template": lambda: template_programs()}
     unknown = [m for m in modes if m not in strategies]
     if unknown:
         raise ValueError(f"unknown program mode {unknown[0]!r}: want one of {', '.join(MODES)}")
@@ -233,3 +233,18 @@ def mixed_programs(seeds=(DEFAULT_SEEDS,), *, max_ops: int = 8, ops=None, modes=
 def _one_mode(draw, strategies: tuple):
     _, strategy = draw(st.sampled_from(strategies))
     return draw(strategy)
+
+
+#: What a campaign's ``--mode`` draws: "mixed" is a third of each mode.
+CAMPAIGN_MODES = {"mixed": MODES, "random": ("random",), "mutation": ("mutation",), "template": ("template",)}
+
+
+def campaign_programs(mode: str = "mixed", seeds=None, *, max_ops: int = 8, ops=None) -> st.SearchStrategy:
+    """The programs a fuzz campaign of ``mode`` (CAMPAIGN_MODES) draws; "random" is
+    random_programs itself (the same programs as before modes existed, seed for seed).
+    ValueError names an unknown mode or seeds of which none is usable."""
+    if mode not in CAMPAIGN_MODES:
+        raise ValueError(f"--mode {mode}: want one of {', '.join(CAMPAIGN_MODES)}")
+    if mode == "random":
+        return random_programs(max_ops=max_ops, ops=ops)
+    return mixed_programs(tuple(seeds or (DEFAULT_SEEDS,)), max_ops=max_ops, ops=ops, modes=CAMPAIGN_MODES[mode])

@@ -176,3 +176,15 @@ def test_mutations_keep_a_meaning_computed_by_hand(tmp_path, kind, program, mean
         assert matches, (kind, y)
         seen.update(matches)
     assert seen == set(range(len(meanings)))
+
+
+def test_campaign_programs_random_mode_draws_what_random_programs_draws(tmp_path):
+    from generators.model_programs import campaign_programs
+    from generators.random_programs import random_programs
+    texts = [[oracle.print_module(p.module) for p in draw_many(strategy, 4, seed=10)]
+             for strategy in (campaign_programs("random", max_ops=4), random_programs(max_ops=4))]
+    assert texts[0] == texts[1]
+    with pytest.raises(ValueError, match="--mode fusion: want one of mixed, random, mutation, template"):
+        campaign_programs("fusion")
+    with pytest.raises(ValueError, match="no usable seed program"):
+        campaign_programs("mixed", [str(tmp_path)])
