@@ -53,7 +53,7 @@ from judge.program_bound import output_bounds
 from judge.verdict import Traits, judge_against_program_bound, judge_program, oracle_run
 from oracle import rewrite
 from oracle.errors import MlirError, OracleError
-from oracle.mlir_text import parse_module
+from oracle.mlir_text import parse_module, split_top_level
 from reports.results import CaseResult
 
 from .shared import shared_path
@@ -305,31 +305,6 @@ class CheckSyntaxError(ValueError):
     pass
 
 
-def _split_top(text: str, sep: str = ",") -> list[str]:
-    """Split on ``sep`` outside brackets (``->`` is not a bracket)."""
-    parts, depth, cur, in_str = [], 0, [], False
-    i = 0
-    while i < len(text):
-        c = text[i]
-        if c == '"':
-            in_str = not in_str
-        elif not in_str:
-            if c in "[({<":
-                depth += 1
-            elif c in "])}" or (c == ">" and not (i > 0 and text[i - 1] == "-")):
-                depth -= 1
-            elif c == sep and depth == 0:
-                parts.append("".join(cur).strip())
-                cur = []
-                i += 1
-                continue
-        cur.append(c)
-        i += 1
-    if "".join(cur).strip():
-        parts.append("".join(cur).strip())
-    return parts
-
-
 def balanced_end(text: str, pos: int, open_ch: str, close_ch: str) -> int:
     """Index just past the bracket matching ``text[pos] == open_ch``."""
     depth, in_str = 0, False
@@ -409,10 +384,10 @@ def parse_check(statement: str) -> ParsedCheck:
     head, colon, ty = _partition_type(rest)
     if not colon:
         raise CheckSyntaxError(f"expected ': type' in {s!r}")
-    parts = _split_top(head)
+    parts = split_top_level(head)
     values = [p for p in parts if re.fullmatch(_VALUE, p)]
     attrs = dict(_attr_pair(p) for p in parts if "=" in p)
-    types = _split_top(ty)
+    types = split_top_level(ty)
     first_type = types[0] if types else ""
     if op == "expect_eq":
         _want(values, 2, s)
@@ -438,12 +413,12 @@ def _pretty_check(s: str) -> str:
         raise CheckSyntaxError(f"not a check op: {s!r}")
     op, pos = m.group(1), m.end() - 1
     end = balanced_end(s, pos, "(", ")")
-    operands = [v.strip() for v in _split_top(s[pos + 1:end - 1]) if v.strip()]
+    operands = [v.strip() for v in split_top_level(s[pos + 1:end - 1]) if v.strip()]
     rest, attrs = s[end:].strip(), []
     for open_, close in (("<{", "}>"), ("{", "}")):  # properties, then the attribute dictionary
         if rest.startswith(open_):
             stop = balanced_end(rest, 0, "{" if open_ == "{" else "<", "}" if open_ == "{" else ">")
-            attrs += _split_top(rest[len(open_):stop - len(close)])
+            attrs += split_top_level(rest[len(open_):stop - len(close)])
             rest = rest[stop:].strip()
     types = rest[1:].strip() if rest.startswith(":") else ""
     if not types.startswith("("):
@@ -699,7 +674,7 @@ def _result_types(signature: str) -> list[str]:
     text = text[2:].strip() if text.startswith("->") else text
     if text.startswith("("):
         text = text[1:balanced_end(text, 0, "(", ")") - 1]
-    return [re.sub(r"\s*\{.*\}\s*$", "", t, flags=re.S) for t in _split_top(text)]
+    return [re.sub(r"\s*\{.*\}\s*$", "", t, flags=re.S) for t in split_top_level(text)]
 
 
 def _with_arguments(case: CorpusCase, entry: dict, lines: list[str], start: int, parsed: list) -> CorpusCase:

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from judge.compare import value_text
+from oracle.mlir_text import split_top_level
 
 from .corpus import balanced_end as _balanced_end
 from .shared import shared_path
@@ -201,23 +202,6 @@ def _strip_code_comment(line: str) -> str:
     return line if k < 0 else line[:k]
 
 
-def _split_top(text: str) -> list[str]:
-    parts, depth, cur = [], 0, []
-    for i, c in enumerate(text):
-        if c in "[({<":
-            depth += 1
-        elif c in "])}" or (c == ">" and not (i > 0 and text[i - 1] == "-")):
-            depth -= 1
-        elif c == "," and depth == 0:
-            parts.append("".join(cur).strip())
-            cur = []
-            continue
-        cur.append(c)
-    if "".join(cur).strip():
-        parts.append("".join(cur).strip())
-    return parts
-
-
 def _skip_ws(text: str, p: int) -> int:
     while p < len(text) and text[p].isspace():
         p += 1
@@ -269,7 +253,7 @@ def infer_types(code: str) -> tuple[dict[str, str], list[str]]:
     for m in re.finditer(r'"((?:stablehlo|chlo|func)\.\w+)"\s*\(', code):
         try:
             close = _balanced_end(code, m.end() - 1, "(", ")")
-            operands = [o for o in _split_top(code[m.end():close - 1]) if o]
+            operands = [o for o in split_top_level(code[m.end():close - 1]) if o]
             p = _skip_ws(code, close)
             if code.startswith("<{", p):
                 p = _balanced_end(code, p + 1, "{", "}") + 1
@@ -283,7 +267,7 @@ def infer_types(code: str) -> tuple[dict[str, str], list[str]]:
             p = _skip_ws(code, p + 1)
             if code.startswith("(", p):
                 q = _balanced_end(code, p, "(", ")")
-                in_types = _split_top(code[p + 1:q - 1])
+                in_types = split_top_level(code[p + 1:q - 1])
                 p = _skip_ws(code, q)
             else:
                 t, p = _read_type(code, p)
@@ -294,7 +278,7 @@ def infer_types(code: str) -> tuple[dict[str, str], list[str]]:
                 p = _skip_ws(code, p + 2)
                 if code.startswith("(", p):
                     q = _balanced_end(code, p, "(", ")")
-                    out_types = _split_top(code[p + 1:q - 1])
+                    out_types = split_top_level(code[p + 1:q - 1])
                 else:
                     t, _ = _read_type(code, p)
                     out_types = [t]
@@ -331,10 +315,10 @@ def infer_types(code: str) -> tuple[dict[str, str], list[str]]:
         results = _names(pm.group(1)) if pm.group(1) else []
         if "->" in tail:
             ins, _, outs = tail.partition("->")
-            in_types = _split_top(ins.strip().strip("()"))
-            out_types = _split_top(outs.strip().strip("()")) if outs.strip().startswith("(") else [outs.strip()]
+            in_types = split_top_level(ins.strip().strip("()"))
+            out_types = split_top_level(outs.strip().strip("()")) if outs.strip().startswith("(") else [outs.strip()]
         else:
-            in_types = _split_top(tail)
+            in_types = split_top_level(tail)
             out_types = in_types[-1:] if in_types else []
         if len(in_types) == 1 and len(operands) > 1:
             in_types = in_types * len(operands)
@@ -413,7 +397,7 @@ def parse_value(text: str, type_text: str):
     if isinstance(ty, TupleType):
         if not (text.startswith("(") and text.endswith(")")):
             raise ValueError(f"expected a tuple literal, got {text!r}")
-        items = _split_top(text[1:-1])
+        items = split_top_level(text[1:-1])
         if len(items) != len(ty.types):
             raise ValueError(f"tuple literal has {len(items)} items, type has {len(ty.types)}")
         return tuple(parse_value(i, t) for i, t in zip(items, ty.types))
@@ -651,7 +635,7 @@ def compare_documented(actual, expected, literal: str, type_text: str) -> tuple[
 
     ty = parse_type(type_text)
     if isinstance(ty, TupleType):
-        items = _split_top(literal.strip()[1:-1])
+        items = split_top_level(literal.strip()[1:-1])
         for a, e, lit, t in zip(actual, expected, items, ty.types):
             ok, msg = compare_documented(a, e, lit, str(t))
             if not ok:

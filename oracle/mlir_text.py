@@ -462,7 +462,7 @@ class FunctionTypeText:
 def _struct_fields(body: str):
     """``a = [1, 2], b = 3, c = true`` -> tuple of (name, value); None if not of that shape."""
     fields = []
-    for part in _split_top(body):
+    for part in split_top_level(body):
         if "=" not in part:
             return None
         key, _, raw = part.partition("=")
@@ -479,21 +479,26 @@ def _struct_fields(body: str):
     return tuple(fields)
 
 
-def _split_top(body: str):
-    depth, cur, parts = 0, [], []
-    for c in body:
-        if c in "[<({":
-            depth += 1
-        elif c in "]>)}":
-            depth -= 1
-        if c == "," and depth == 0:
-            parts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(c)
+def split_top_level(text: str, sep: str = ",") -> list[str]:
+    """``text`` split on ``sep`` outside brackets and string literals, each part stripped (``->``
+    is not a bracket); an empty last part is dropped."""
+    parts, depth, cur, in_string = [], 0, [], False
+    for i, c in enumerate(text):
+        if c == '"':
+            in_string = not in_string
+        elif not in_string:
+            if c in "[({<":
+                depth += 1
+            elif c in "])}" or (c == ">" and not (i > 0 and text[i - 1] == "-")):
+                depth -= 1
+            elif c == sep and depth == 0:
+                parts.append("".join(cur).strip())
+                cur = []
+                continue
+        cur.append(c)
     if "".join(cur).strip():
-        parts.append("".join(cur))
-    return [p.strip() for p in parts]
+        parts.append("".join(cur).strip())
+    return parts
 
 
 def _unescape(raw: str) -> str:
