@@ -187,8 +187,16 @@ if __name__ == "__main__" and "--fuzz" in __import__("sys").argv:
     _argv = __import__("sys").argv
     _backend_name = _argv[_argv.index("--backend") + 1] if "--backend" in _argv else "xla"
     _minutes = float(_argv[_argv.index("--minutes") + 1]) if "--minutes" in _argv else 0.67
-    for name, value in measure_fuzz(_backend_name, _minutes).items():
-        print(f"{name:<40} {value}")
+    _seed = int(_argv[_argv.index("--seed") + 1]) if "--seed" in _argv else 0
+    print(f"machine load (1, 5, 15 min): {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
+    for name, value in measure_fuzz(_backend_name, _minutes, seed=_seed).items():
+        if isinstance(value, dict):  # the time split: one stage a line, with its share of the campaign
+            total = sum(value.values()) or 1.0
+            print(name)
+            for stage, seconds in value.items():
+                print(f"  {stage:<38} {seconds:7.2f} s  {100 * seconds / total:5.1f} %")
+        else:
+            print(f"{name:<40} {value}")
 
 
 # ------------------------------------------------------------------ the main command

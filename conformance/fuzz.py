@@ -11,7 +11,11 @@ appears.
   that deviates from the oracle on the backend's own operands.  A failure's signature is
   (backend, op, element type, status), op and element type being those of that op (a crash:
   the op it starts at, ``attribute_crash``: the shortest prefix of @main that still crashes
-  ends at it, and the deviation table's conditions are evaluated on it).  A signature
+  ends at it, and the deviation table's conditions are evaluated on it).  A crash whose output
+  shows where the backend aborted (a ``Check failed`` file:line, a fatal message, the signal and
+  the top frames: conformance/fuzz_crash_sites.py) is bucketed by that site instead, as
+  ClusterFuzz does: ``backend|at SITE|*|crash``, one finding listing every (op, element type)
+  seen with it (``seen_with`` in finding.json and summary.json).  A signature
   seen before (in this run or in DIR from an earlier one) is counted, not reported again.
 * Known deviations cost nothing: a failure judge/deviations/ explains is counted under it,
   never shrunk; what a backend's probe cache or an unconditional crash/rejected entry says it
@@ -49,6 +53,7 @@ import oracle
 from oracle import ir
 from oracle.errors import OracleError, Unsupported
 from oracle.evaluator import Context, run_ops
+from oracle.numerics import isfinite
 from judge.deviation_conditions import triggered
 from judge.known_deviations import known_deviation
 from judge.verdict import Traits, judge_grid_program, judge_program, oracle_run, replay_command
@@ -56,6 +61,7 @@ from reports.reproducer import write_reproducer
 from reports.results import atomic_write_text
 
 from .findings_store import open_store
+from .fuzz_crash_sites import bucket_op, crash_site
 from .probe import load_support
 
 #: Statuses a campaign reports as findings.
@@ -64,6 +70,8 @@ FINDING_STATUSES = ("mismatch", "crash", "timeout", "error")
 #: (``Campaign._confirmed``): one more than one, because some backend bugs come and go from one
 #: process to the next.
 CONFIRM_RUNS = 2
+#: The element type field of a crash bucket's signature: any type (its finding lists those seen).
+ANY_TYPE = "*"
 #: How often a campaign rewrites summary.json while it runs (a killed campaign loses at most this much).
 SUMMARY_REFRESH_SECONDS = 10.0
 
@@ -93,6 +101,7 @@ class Finding:
     shrunk: bool = True        # False: written as drawn (the shrinking share of the budget was spent)
     beside: dict = field(default_factory=dict)  # the other backends' verdicts on the same program
     new: bool = False          # found by this run (not read back from DIR)
+    seen_with: list = field(default_factory=list)  # [op, element type] pairs that failed so (a crash site: many)
 
 
 #: Where a campaign's time goes (summary.json "time_split"): drawing programs, the oracle
@@ -131,18 +140,11 @@ def _result_element(t) -> str:
     return str(getattr(t, "element_type", t))
 
 
-def _finite_fraction(outputs) -> tuple[int, int]:
-    finite = total = 0
-    for x in outputs:
-        if isinstance(x, np.ndarray) and x.dtype.kind in "fc" or (
-                isinstance(x, np.ndarray) and x.dtype.name.startswith(("float", "bfloat"))):
-            wide = x.astype(np.complex128 if x.dtype.kind == "c" else np.float64)
-            finite += int(np.isfinite(wide).sum())
-            total += x.size
-        elif isinstance(x, np.ndarray):
-            finite += x.size
-            total += x.size
-    return finite, total
+def finite_elements(outputs) -> tuple[int, int]:
+    """(finite elements, elements) of the arrays among ``outputs`` (integers and booleans are
+    finite), read in their own type: widening a signalling NaN to float64 raises 'invalid'."""
+    arrays = [x for x in outputs if isinstance(x, np.ndarray) and x.dtype != object]
+    return sum(int(isfinite(x).sum()) for x in arrays), sum(x.size for x in arrays)
 
 
 def oracle_outputs(module: ir.Module, inputs: list):
@@ -211,7 +213,8 @@ def _operands_of(module: ir.Module, inputs: list, index: int) -> list | None:
 
 def attribute_crash(backend, module: ir.Module, inputs, verdict: Verdict, *, timeout: float = 60) -> Verdict:
     """A crash named after the op it starts at: the end of the shortest prefix of @main that
-    still crashes (binary search over prefixes, each returning every value it leaves unused),
+    still crashes at the same site (binary search over prefixes, each returning every value it
+    leaves unused; a prefix that aborts elsewhere has reached another bug first),
     with the deviation table's conditions evaluated on that op, its operands (the oracle's
     values) and the ops before it.  A crash needing two ops (a quantized reduce_window, then an
     op the quant-to-math lowering refuses) is named after the later one; the conditions can
@@ -221,12 +224,13 @@ def attribute_crash(backend, module: ir.Module, inputs, verdict: Verdict, *, tim
     ops = [op for op in module.main.ops if op.name != "func.return"]
     if not ops:
         return verdict
+    site = crash_site(verdict.message)
     low, high = 0, len(ops) - 1  # the whole program crashes: its last op is the latest candidate
     while low < high:
         middle = (low + high) // 2
         program, program_inputs = _prefix(module, inputs, middle)
         run = backend.run(oracle.print_module(program), program_inputs, timeout=timeout)
-        if run.status == "crash":
+        if run.status == "crash" and crash_site(run.message) == site:
             high = middle
         else:
             low = middle + 1
@@ -310,10 +314,19 @@ def _without_quant_parameters(dtype: str) -> str:
 
 def signature_of(backend: str, verdict: Verdict) -> str:
     """backend|op|element type|status; a quantized type without its scales and zero points
-    (drawn at random: one signature per scale would shrink the same failure again and again)."""
-    op = verdict.op.split(".", 1)[-1]
-    dtype = _without_quant_parameters(verdict.dtype)
+    (drawn at random: one signature per scale would shrink the same failure again and again).
+    A crash whose output shows where it aborted is bucketed by that site, whatever op and type
+    reached it: ``backend|at SITE|*|crash`` (conformance/fuzz_crash_sites.py)."""
+    site = crash_site(verdict.message) if verdict.status == "crash" else ""
+    if site:
+        return f"{backend}|{bucket_op(site)}|{ANY_TYPE}|crash"
+    op, dtype = op_and_type(verdict)
     return f"{backend}|{op}|{dtype}|{verdict.status}"
+
+
+def op_and_type(verdict: Verdict) -> list[str]:
+    """[op, element type] a failure is attributed to, as a signature names them."""
+    return [verdict.op.split(".", 1)[-1], _without_quant_parameters(verdict.dtype)]
 
 
 # ----------------------------------------------------------------------- shrinking
@@ -529,13 +542,31 @@ class Campaign:
                                       message=verdict.message)
         n_ops = len(module.main.ops) - 1
         message = f"{verdict.message[:2000]}\n{replay_command(reproducer, backend.name)}"
+        previous = self.findings.get(signature)  # (the drawn program's, now shrunk)
         finding = Finding(signature, verdict.status, reproducer, message, n_ops,
-                          known_reason(backend.name, verdict, module), new=True, **extra)
-        record = {k: v for k, v in finding.__dict__.items() if k != "new"}
-        atomic_write_text(os.path.join(root, "finding.json"), json.dumps(record, indent=1) + "\n")
+                          known_reason(backend.name, verdict, module), new=True,
+                          seen_with=list(previous.seen_with) if previous else [], **extra)
+        if op_and_type(verdict) not in finding.seen_with:
+            finding.seen_with.append(op_and_type(verdict))
         self.findings[signature] = finding
-        self.write_summary()
+        self._write_record(finding)
         return finding
+
+    def _write_record(self, finding: Finding) -> None:
+        """finding.json, and summary.json, say what is known of ``finding`` now."""
+        folder = os.path.join(self._findings_dir(), hashlib.sha256(finding.signature.encode()).hexdigest()[:16])
+        if os.path.isdir(folder):  # (one an earlier run shrunk may be kept elsewhere: the store's)
+            record = {k: v for k, v in finding.__dict__.items() if k != "new"}
+            atomic_write_text(os.path.join(folder, "finding.json"), json.dumps(record, indent=1) + "\n")
+        self.write_summary()
+
+    def _seen_with(self, signature: str, verdict: Verdict) -> None:
+        """The finding of ``signature`` lists the (op, element type) of ``verdict`` too (a crash
+        bucket gathers every one that reached its site)."""
+        finding = self.findings.get(signature)
+        if finding is not None and op_and_type(verdict) not in finding.seen_with:
+            finding.seen_with.append(op_and_type(verdict))
+            self._write_record(finding)
 
     # --- time
     def _spent(self, part: str, since: float) -> float:
@@ -589,7 +620,7 @@ class Campaign:
         verdict = Verdict("pass")
         try:
             for inputs, oracle_values, run in zip(input_sets, expected, runs):
-                finite, total = _finite_fraction(oracle_values[0])
+                finite, total = finite_elements(oracle_values[0])
                 self.stats.finite += finite
                 self.stats.outputs += total
                 v = judge(module, inputs, oracle_values, run, backend=backend, timeout=self._timeout())
@@ -605,7 +636,7 @@ class Campaign:
         verdict, expected = check_grid_program(backend, module, inputs, timeout=self._timeout())
         self._spent("execute", t0)
         for pid in sorted(expected or {}):
-            finite, total = _finite_fraction(expected[pid])
+            finite, total = finite_elements(expected[pid])
             self.stats.finite += finite
             self.stats.outputs += total
         return verdict
@@ -624,7 +655,7 @@ class Campaign:
         for k, inputs in enumerate(sets):
             try:
                 evaluated = oracle_outputs(program.module, inputs)
-                finite, total = _finite_fraction(evaluated[0])
+                finite, total = finite_elements(evaluated[0])
             except OracleError:
                 evaluated, finite, total = None, 1, 1
             if total and finite < total / 2:
@@ -696,6 +727,7 @@ class Campaign:
         store = self.stores[backend.name]
         if signature in self.findings or signature in self.aliases:
             self.stats.known_repeats += 1
+            self._seen_with(signature, verdict)
             return
         record = {"signature": signature, "status": verdict.status, "reproducer": "", "final": "", "ops": 0,
                   "shrunk": False, "message": verdict.message[:500]}
@@ -936,7 +968,8 @@ class Campaign:
                 "rounds": self.rounds, "resumed_at_round": self.first_round,
                 "findings": [{"signature": f.signature, "status": f.status, "reproducer": f.reproducer,
                               "known_deviation": f.known_deviation, "new": f.new, "ops": f.ops,
-                              "shrunk": f.shrunk, "beside": f.beside} for f in self.findings.values()]}
+                              "shrunk": f.shrunk, "beside": f.beside, "seen_with": f.seen_with}
+                             for f in self.findings.values()]}
 
     def write_summary(self) -> dict:
         data = self.summary()

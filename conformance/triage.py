@@ -1,7 +1,9 @@
 """``shlo-conform triage DIR...``: the findings of fuzz campaigns, by signature, each re-checked.
 
 Every DIR is a campaign's output folder (``DIR/findings/*/finding.json``, conformance/fuzz.py).
-Findings of several folders (shards, nights) merge by signature.  Each one is replayed
+Findings of several folders (shards, nights) merge by signature; a crash merges by the site it
+aborts at (conformance/fuzz_crash_sites.py: also a finding an older campaign filed under its op
+and type), listing every (op, element type) seen with it.  Each one is replayed
 through the judge every path uses (``conformance.fuzz.check_program``, what ``shlo-conform
 repro`` does) and sorted into:
 
@@ -27,7 +29,8 @@ from reports.html import Run, render_report
 from reports.reproducer import read_reproducer
 from reports.results import CaseResult, atomic_write_text
 
-from .fuzz import FINDING_STATUSES, known_reason, check_program, signature_of
+from .fuzz import FINDING_STATUSES, Verdict, known_reason, check_program, signature_of
+from .fuzz_crash_sites import is_bucket
 
 NEW, KNOWN, STALE = "new", "known deviation", "stale"
 
@@ -45,6 +48,7 @@ class Triaged:
     reproducer: str = ""
     message: str = ""
     folders: list = field(default_factory=list)  # the campaign folders holding it
+    seen_with: list = field(default_factory=list)  # [op, element type] pairs that failed so
 
 
 def split_signature(signature: str) -> tuple[str, str, str, str]:
@@ -75,16 +79,21 @@ def collect(folders: list[str]) -> dict[str, Triaged]:
             try:
                 with open(path) as f:
                     record = json.load(f)
-                signature = record["signature"]
-                backend, op, dtype, status = split_signature(signature)
+                backend, op, dtype, status = split_signature(record["signature"])
             except (OSError, ValueError, KeyError):
                 continue  # a folder a killed campaign left half-written
+            seen = record.get("seen_with") or ([] if is_bucket(op) else [[op, dtype]])
+            signature = record["signature"]
+            if status == "crash":  # (one an older campaign filed under its op and type: its site's bucket)
+                signature = signature_of(backend, Verdict(status, record.get("message", ""), op, dtype))
+                op, dtype = split_signature(signature)[1:3]
             item = found.get(signature)
             if item is None:
                 item = found[signature] = Triaged(signature, backend, op, dtype, status,
                                                   reproducer=_reproducer_path(os.path.join(root, name), record),
                                                   message=record.get("message", "").split("\n")[0][:300])
             item.folders.append(folder)
+            item.seen_with += [pair for pair in seen if pair not in item.seen_with]
     return found
 
 
@@ -110,15 +119,18 @@ def triage(folders: list[str], get_backend, *, replay: bool = True, timeout: flo
         if replay:
             recheck(item, get_backend(item.backend), timeout=timeout)
         else:  # no replay: the table alone decides known (stale cannot be told)
-            d = known_deviation(item.backend, item.op, item.dtype, item.status)
+            d = next((d for op, dtype in item.seen_with or [[item.op, item.dtype]]
+                      for d in [known_deviation(item.backend, op, dtype, item.status)] if d), None)
             item.verdict, item.reason = (KNOWN, d.reason) if d else (NEW, "")
     return items
 
 
 def _case(item: Triaged) -> CaseResult:
     status = "pass" if item.verdict == STALE else item.status if item.status in FINDING_STATUSES else "error"
-    return CaseResult(id=item.signature, ops=[f"stablehlo.{item.op}" if "." not in item.op else item.op],
-                      dtypes=[item.dtype or "none"], status=status, message=f"[{item.verdict}] {item.message}",
+    ops = [op for op, _ in item.seen_with] if is_bucket(item.op) and item.seen_with else [item.op]
+    dtypes = [t for _, t in item.seen_with] if is_bucket(item.op) and item.seen_with else [item.dtype]
+    return CaseResult(id=item.signature, ops=[f"stablehlo.{op}" if "." not in op else op for op in dict.fromkeys(ops)],
+                      dtypes=list(dict.fromkeys(t or "none" for t in dtypes)), status=status, message=f"[{item.verdict}] {item.message}",
                       reproducer=item.reproducer, extra={"triage": item.verdict, "now": item.now})
 
 

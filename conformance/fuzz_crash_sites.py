@@ -1,0 +1,117 @@
+"""Where a backend crashed, read from its crash output: the bucket of a fuzz crash finding.
+
+ClusterFuzz buckets crashes by their *crash state* (the abort site or the top frames), not by
+the input that reached them: one compiler bug reached from ten ops and five element types is
+one finding.  ``crash_site(message)`` reads the site from a crash's message (the worker's
+stderr tail, adapters/worker_client.py), first match wins:
+
+1. a source location and what it says: glog's ``F1127 01:02:03.456 4242 hlo_sharding.cc:1436]
+   Check failed: ...``, a bare ``hlo_instruction.cc:1615 Invalid binary instruction ...``, an
+   assertion ``Foo.cpp:12: void f(): Assertion `x' failed.``, LLVM's ``UNREACHABLE executed at
+   Foo.cpp:12!`` -> ``hlo_sharding.cc:1436 Check failed: ...``;
+2. a fatal message without a location: ``LLVM ERROR: ...``, ``Fatal Python error: ...`` (not a
+   signal's name), ``terminate called after throwing an instance of 'X'`` and its ``what()``;
+3. the signal and the top frames of the backend's own stack (absl's ``PC: @ 0x... xla::F()``,
+   LLVM's ``#3 0x... in mlir::G() Foo.cpp:9``, Python's faulthandler ``File "...", line N in h``),
+   skipping the frames of the signal handlers, abort() and the harness (adapters/):
+   ``SIGFPE in xla::F < mlir::G``.
+
+Stack frames never count as rule 1's location (LLVM's stack dump names Signals.cpp first).
+Element types, shapes, numbers and folders are normalized (judge.grouping.normalized) so the same
+abort with other values, pids, addresses or temporary paths is the same site; a location's file
+and line stay as they are.  A signal alone (no frame, no message) is no site: such a crash stays
+bucketed by its op and element type.
+"""
+
+from __future__ import annotations
+
+import re
+
+from judge.grouping import normalized
+
+#: Frames of a site made of the signal and the top of the stack.
+TOP_FRAMES = 3
+
+_LOCATION = re.compile(r"(?<![\w.+-])([\w+-][\w.+-]*\.(?:cc|cpp|cxx|c|h|hpp|inc|rs|mm)):(\d+)")
+_FRAME = re.compile(r"^\s*(?:PC:\s*)?@\s+0x[0-9a-fA-F]+|^\s*#\d+\s+0x[0-9a-fA-F]+|^\s*File \".*\", line \d+")
+_FATAL = (re.compile(r"LLVM ERROR:\s*(.+)"), re.compile(r"Fatal Python error:\s*(.+)"),
+          re.compile(r"(terminate called after throwing an instance of '[^']+')"))
+_WHAT = re.compile(r"^\s*what\(\):\s*(.+)")
+_SIGNAL = re.compile(r"\b(SIG[A-Z]{2,6})\b|\*\*\* (SIG[A-Z]+) received")
+#: Fatal Python error texts that only name a signal (faulthandler's); the frames say more.
+_SIGNAL_TEXTS = {"Segmentation fault": "SIGSEGV", "Floating point exception": "SIGFPE", "Aborted": "SIGABRT",
+                 "Bus error": "SIGBUS", "Illegal instruction": "SIGILL"}
+#: Frames no backend owns: signal handlers, abort(), the C runtime, the harness's own code.
+_NOT_THE_BACKENDS = re.compile(
+    r"^(?:abort|raise|gsignal|__\w+|_sigtramp|\(|absl::\S*(?:Failure|Signal|LogMessage)\S*|"
+    r"llvm::sys::\S*|SignalHandler\S*|\S*PrintStackTrace\S*|std::terminate\S*|\S*LogMessage\S*)")
+#: Sources of the signal handlers themselves (absl's, LLVM's): their lines are no abort site.
+_HANDLER_FILE = re.compile(r"(?:failure_signal_handler|Signals)\.")
+_HARNESS_FILE = re.compile(r"(?:^|/)(?:adapters|conformance)/[\w]+\.py$|/python3\.\d+/(?!site-packages)")
+_ABSL_FRAME = re.compile(r"@\s+0x[0-9a-fA-F]+\s+(?:\d+\s+)?(.+)")
+_LLVM_FRAME = re.compile(r"#\d+\s+0x[0-9a-fA-F]+\s+(?:in\s+)?(.+?)(?:\s+\(?/\S*)?$")
+_PY_FRAME = re.compile(r'File "(?P<path>[^"]*)", line \d+ in (?P<func>\S+)')
+_TEMPORARY = re.compile(r"^(?:/tmp|/var/folders|/private/var)/|torchinductor|/T/")
+
+
+def crash_site(message: str) -> str:
+    """The abort site of a crash's message (module docstring), or "" when it shows none."""
+    lines = [line.rstrip() for line in (message or "").splitlines() if line.strip()]
+    body = [line for line in lines if not _FRAME.match(line)]
+    for line in body:  # 1. a source location and what it says there
+        found = _LOCATION.search(line)
+        if found and not _HANDLER_FILE.match(found.group(1)):
+            said = normalized(line[found.end():].lstrip(" ]:!"))
+            return f"{found.group(1)}:{found.group(2)}" + (f" {said}" if said else "")
+    signal = ""
+    for k, line in enumerate(body):  # 2. a fatal message
+        for pattern in _FATAL:
+            found = pattern.search(line)
+            if not found:
+                continue
+            text = found.group(1).strip()
+            if text in _SIGNAL_TEXTS:
+                signal = _SIGNAL_TEXTS[text]
+                continue
+            what = next((m.group(1) for m in map(_WHAT.match, body[k + 1:k + 3]) if m), "")
+            return normalized(f"{text}: {what}" if what else text)
+    if not signal:
+        signal = next((m.group(1) or m.group(2) for m in map(_SIGNAL.search, lines) if m), "")
+    frames = _backend_frames(lines)
+    if signal and frames:  # 3. the signal and the top of the backend's own stack
+        return f"{signal} in " + " < ".join(frames[:TOP_FRAMES])
+    return ""
+
+
+def _backend_frames(lines: list[str]) -> list[str]:
+    """The function names of the stack frames in ``lines``, innermost first, without addresses,
+    offsets, temporary files or the frames no backend owns."""
+    frames = []
+    for line in lines:
+        if not _FRAME.match(line):
+            continue
+        python = _PY_FRAME.search(line)
+        if python:
+            path, func = python.group("path"), python.group("func")
+            if _HARNESS_FILE.search(path):
+                continue
+            where = "<generated>" if _TEMPORARY.search(path) else path.rsplit("site-packages/", 1)[-1]
+            frames.append(f"{where}:{func}")
+            continue
+        native = _ABSL_FRAME.search(line) if "@" in line.split("0x", 1)[0] else _LLVM_FRAME.search(line)
+        if not native:
+            continue
+        name = re.sub(r"\s*\+\s*0x[0-9a-fA-F]+$|\s*\(unknown\)\s*", " ", native.group(1)).strip()
+        if name and not _NOT_THE_BACKENDS.match(name):
+            frames.append(normalized(name))
+    return frames
+
+
+def bucket_op(site: str) -> str:
+    """The op field of a crash signature bucketed by its site ('|' separates signature fields)."""
+    return "at " + site.replace("|", "¦")
+
+
+def is_bucket(op_field: str) -> bool:
+    """Is this a signature's op field naming a crash site rather than an op?"""
+    return op_field.startswith("at ")
