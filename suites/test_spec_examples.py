@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conformance.spec_examples import (ERRATA, compare_documented, extract_examples, parse_value,
-                                       spec_path)
+from conformance.spec_examples import ERRATA, extract_examples, parse_value, spec_path
+from judge.documented import compare_documented
 
 if spec_path() is None:
     pytest.skip("the StableHLO spec (../shared/spec/stablehlo-spec.txt or $SHLO_SPEC) is not available",
