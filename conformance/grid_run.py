@@ -1,7 +1,7 @@
 """Differential checks of collective programs on a process grid: every process's outputs on
 the oracle (oracle.grid.evaluate_parallel) against a backend's ``run_grid`` (the XLA adapter
 runs one virtual CPU device per process), judged process by process by the op's own rule
-(judge/verdict.py: tolerance, table masks, error bounds).
+(judge/grid_op.py).
 
 A grid case keeps its inputs per process ({(replica_id, partition_id): [arrays]}); its
 reproducer stores the program marked with its grid (module attributes mhlo.num_replicas /
@@ -15,7 +15,8 @@ import time
 
 from oracle.errors import OracleError, Unsupported
 from judge.deviation_conditions import triggered
-from judge.verdict import Traits, judge_op
+from judge.grid_op import judge_op_per_process
+from judge.verdict import Traits
 from oracle.grid import evaluate_parallel
 from reports.results import CaseResult
 from reports.reproducer import write_reproducer
@@ -72,25 +73,11 @@ def check_grid_case(case, backend, *, timeout: float = 60.0, out_dir: str | None
     if run.status != "ok":
         return finish(run.status, run.message, expected=expected)
 
-    # Per process: the checked op's own rule (judge/verdict.py) on that process's operands, with
-    # the oracle's results and the masks it recorded (a collective's value needs every process).
+    # Per process, by the op's own rule (judge/grid_op.py)
     op = next(o for o in case.module.main.ops if o.name == case.op)
-    worst, failures = None, []
-    for pid in pids:
-        masks = [masks_by_process.get(pid, {}).get(r) for r in op.results]
-        arguments = dict(zip(case.module.main.arguments, case.inputs[pid]))
-        operands = [arguments[v] for v in op.operands]
-        recorded_bounds = bounds_by_process.get(pid, {})
-        bounds = [recorded_bounds.get(r) for r in op.results] if recorded_bounds else None
-        verdict = judge_op(op, operands, run.outputs[pid], module=case.module, traits=Traits.of(backend),
-                           expected=expected[pid], masks=masks, bounds=bounds).comparison
-        if verdict.max_ulp is not None:
-            worst = verdict.max_ulp if worst is None else max(worst, verdict.max_ulp)
-        if verdict.status not in ("pass", "implementation-defined"):
-            failures.append((pid, verdict))
-    if failures:
-        pid, verdict = failures[0]
-        message = (f"{len(failures)} of {len(pids)} processes differ; process {pid}:\n{verdict.message}")
-        return finish(verdict.status, message, expected=expected, actual=run.outputs, max_ulp=worst)
-    implementation_defined = any(masks_by_process.get(pid) for pid in pids)
-    return finish("implementation-defined" if implementation_defined else "pass", max_ulp=worst)
+    verdict = judge_op_per_process(op, case.module, case.inputs, run.outputs, expected,
+                                   masks_by_process=masks_by_process, bounds_by_process=bounds_by_process,
+                                   traits=Traits.of(backend))
+    failed = verdict.status not in ("pass", "implementation-defined")
+    return finish(verdict.status, verdict.message, expected=expected if failed else None,
+                  actual=run.outputs if failed else None, max_ulp=verdict.max_ulp)
