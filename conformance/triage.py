@@ -129,8 +129,10 @@ def _case(item: Triaged) -> CaseResult:
     status = "pass" if item.verdict == STALE else item.status if item.status in FINDING_STATUSES else "error"
     ops = [op for op, _ in item.seen_with] if is_bucket(item.op) and item.seen_with else [item.op]
     dtypes = [t for _, t in item.seen_with] if is_bucket(item.op) and item.seen_with else [item.dtype]
-    return CaseResult(id=item.signature, ops=[f"stablehlo.{op}" if "." not in op else op for op in dict.fromkeys(ops)],
-                      dtypes=list(dict.fromkeys(t or "none" for t in dtypes)), status=status, message=f"[{item.verdict}] {item.message}",
+    return CaseResult(id=item.signature,
+                      ops=[f"stablehlo.{op}" if "." not in op else op for op in dict.fromkeys(ops)],
+                      dtypes=list(dict.fromkeys(t or "none" for t in dtypes)), status=status,
+                      message=f"[{item.verdict}] {item.message}",
                       reproducer=item.reproducer, extra={"triage": item.verdict, "now": item.now})
 
 

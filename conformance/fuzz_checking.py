@@ -1,0 +1,240 @@
+"""Checking one fuzz program on a backend (conformance/fuzz.py): the judge's verdict, the op a
+crash starts at, the deviation table's reason and the failure's signature.
+
+What a campaign, ``shlo-conform repro`` and ``triage`` all do with one program and one input set
+(``check_program``); the judging itself is judge/verdict.py's (replay judging).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+import oracle
+from oracle import ir
+from oracle.errors import OracleError, Unsupported
+from oracle.evaluator import Context, run_ops
+from oracle.numerics import isfinite
+from judge.deviation_conditions import triggered
+from judge.known_deviations import known_deviation
+from judge.verdict import Traits, judge_grid_program, judge_program, oracle_run
+
+from .fuzz_crash_sites import bucket_op, crash_site
+from .fuzz_shrinking import pruned
+
+#: Statuses a campaign reports as findings.
+FINDING_STATUSES = ("mismatch", "crash", "timeout", "error")
+#: The element type field of a crash bucket's signature: any type (its finding lists those seen).
+ANY_TYPE = "*"
+
+
+@dataclass
+class Verdict:
+    status: str                 # pass / implementation-defined / unsupported / rejected / mismatch / crash / ...
+    message: str = ""
+    op: str = ""                # the op the failure is attributed to
+    dtype: str = ""
+    expected: list | None = None
+    actual: list | None = None
+    inputs: list | None = None
+    finite_fraction: float | None = None
+    triggers: tuple = ()        # known-deviation conditions that hold for the op (judge/deviation_conditions.py)
+
+
+def _result_element(t) -> str:
+    return str(getattr(t, "element_type", t))
+
+
+def finite_elements(outputs) -> tuple[int, int]:
+    """(finite elements, elements) of the arrays among ``outputs`` (integers and booleans are
+    finite), read in their own type: widening a signalling NaN to float64 raises 'invalid'."""
+    arrays = [x for x in outputs if isinstance(x, np.ndarray) and x.dtype != object]
+    return sum(int(isfinite(x).sum()) for x in arrays), sum(x.size for x in arrays)
+
+
+def oracle_outputs(module: ir.Module, inputs: list):
+    """The oracle's (outputs, every value of @main, masks it recorded) (judge.verdict.oracle_run)."""
+    return oracle_run(module, inputs)
+
+
+def judge(module: ir.Module, inputs: list, oracle_values, run, *, backend=None, timeout: float = 60) -> Verdict:
+    """A backend's RunResult for one input set, judged by the judge (judge/verdict.py): replay
+    judging when the outputs are not bit-identical to the oracle's, so the finding names the
+    first op that deviates on the backend's own operands.  ``backend`` runs the replay."""
+    main = module.main
+    last = next((op for op in reversed(main.ops) if op.name != "func.return"), main.ops[-1])
+    expected = oracle_values[0]
+    if run.status != "ok":
+        return Verdict(run.status, run.message, last.name, _result_element(last.results[0].type) if last.results
+                       else "", expected=expected, inputs=inputs)
+
+    def rerun(program_text: str):
+        again = backend.run(program_text, inputs, timeout=timeout)
+        return again.outputs if again.status == "ok" else None
+
+    verdict = judge_program(module, inputs, run.outputs, traits=Traits.of(backend),
+                            rerun=rerun if backend is not None else None, oracle_values=oracle_values)
+    if verdict.status != "mismatch":
+        return Verdict(verdict.status)
+    op = verdict.op
+    return Verdict("mismatch", verdict.message, op.name if op is not None else "argument", verdict.dtype,
+                   expected=expected, actual=run.outputs, inputs=inputs, triggers=verdict.triggers)
+
+
+def check_program(backend, module: ir.Module, inputs, *, timeout: float = 60) -> Verdict:
+    """One program on one input set (a dict {(replica_id, partition_id): inputs} for a process
+    grid) on ``backend``, judged: what a campaign and ``shlo-conform repro`` both do."""
+    if isinstance(inputs, dict):
+        return check_grid_program(backend, module, inputs, timeout=timeout)[0]
+    try:
+        oracle_values = oracle_outputs(module, inputs)
+    except Unsupported as e:
+        return Verdict("unsupported", str(e))
+    except OracleError as e:
+        return Verdict("error-oracle", str(e))
+    run = backend.run(oracle.print_module(module), inputs, timeout=timeout)
+    verdict = judge(module, inputs, oracle_values, run, backend=backend, timeout=timeout)
+    return attribute_crash(backend, module, inputs, verdict, timeout=timeout)
+
+
+def _prefix(module: ir.Module, inputs: list, end: int) -> tuple[ir.Module, list]:
+    """@main's ops up to op #end, returning every value they leave unused (so none is pruned)."""
+    ops = module.main.ops[:end + 1]
+    used = {v for o in ops for v in o.operands}
+    dangling = tuple(r for o in ops for r in o.results if r not in used)
+    return pruned(module.main.arguments, list(inputs), ops, dangling)
+
+
+def _operands_of(module: ir.Module, inputs: list, index: int) -> list | None:
+    """The values op #index of @main gets (the oracle's), or None when the oracle cannot tell."""
+    main = module.main
+    try:
+        env = dict(zip(main.arguments, inputs))
+        return run_ops(main.ops[:index] + (ir.Op("func.return", main.ops[index].operands, ()),), env,
+                       Context(module))
+    except OracleError:
+        return None
+
+
+def attribute_crash(backend, module: ir.Module, inputs, verdict: Verdict, *, timeout: float = 60) -> Verdict:
+    """A crash named after the op it starts at: the end of the shortest prefix of @main that
+    still crashes at the same site (binary search over prefixes, each returning every value it
+    leaves unused; a prefix that aborts elsewhere has reached another bug first),
+    with the deviation table's conditions evaluated on that op, its operands (the oracle's
+    values) and the ops before it.  A crash needing two ops (a quantized reduce_window, then an
+    op the quant-to-math lowering refuses) is named after the later one; the conditions can
+    see the earlier one.  Other verdicts, and process grids, are returned as they are."""
+    if verdict.status != "crash" or backend is None or isinstance(inputs, dict):
+        return verdict
+    ops = [op for op in module.main.ops if op.name != "func.return"]
+    if not ops:
+        return verdict
+    site = crash_site(verdict.message)
+    low, high = 0, len(ops) - 1  # the whole program crashes: its last op is the latest candidate
+    while low < high:
+        middle = (low + high) // 2
+        program, program_inputs = _prefix(module, inputs, middle)
+        run = backend.run(oracle.print_module(program), program_inputs, timeout=timeout)
+        if run.status == "crash" and crash_site(run.message) == site:
+            high = middle
+        else:
+            low = middle + 1
+    culprit = ops[low]
+    operands = _operands_of(module, inputs, low)
+    return dataclasses.replace(
+        verdict, op=culprit.name,
+        dtype=_result_element(culprit.results[0].type) if culprit.results else "",
+        triggers=triggered(culprit, operands if operands is not None else [], ops[:low]),
+        message=f"{verdict.message}\n(the crash starts at op #{low} {culprit.name}: the ops before it, compiled alone, "
+                f"do not crash)" if low < len(ops) - 1 else verdict.message)
+
+
+def check_grid_program(backend, module: ir.Module, inputs: dict, *, timeout: float = 60) -> tuple[Verdict, dict]:
+    """A program on a process grid: (verdict, the oracle's outputs per process)."""
+    from oracle.grid import evaluate_parallel
+
+    grid = (1 + max(r for r, _ in inputs), 1 + max(p for _, p in inputs))
+    masks: dict = {}
+    bounds: dict = {}  # all_reduce / reduce_scatter: bounds over every process's terms
+    try:
+        expected = evaluate_parallel(module, inputs, num_replicas=grid[0], num_partitions=grid[1],
+                                     impl_defined=masks, error_bounds=bounds)
+    except Unsupported as e:
+        return Verdict("unsupported", str(e)), {}
+    except OracleError as e:
+        return Verdict("error-oracle", str(e)), {}
+    run_grid = getattr(backend, "run_grid", None)
+    if run_grid is None:
+        return Verdict("rejected", f"{backend.name} cannot run a process grid"), expected
+    run = run_grid(oracle.print_module(module), inputs, grid[0], grid[1], timeout=timeout)
+    if run.status == "ok":  # replayed on the whole grid where an output is off (judge_grid_program)
+        def rerun_grid(program):
+            again = run_grid(program, inputs, grid[0], grid[1], timeout=timeout)
+            return again.outputs if again.status == "ok" else None
+        pid, pv = judge_grid_program(module, inputs, run.outputs, grid=grid, expected=expected, masks=masks,
+                                     bounds=bounds, traits=Traits.of(backend), rerun_grid=rerun_grid)
+        if pv.status != "mismatch":
+            return Verdict(pv.status), expected
+        culprit = pv.op.name if pv.op is not None else "argument"
+        v = Verdict(pv.status, pv.message, culprit, pv.dtype, triggers=pv.triggers)
+        v.message = f"process grid {grid[0]} x {grid[1]}, process {pid}: {v.message}"
+        v.inputs, v.expected, v.actual = inputs, expected, run.outputs
+        return v, expected
+    verdict = Verdict("pass")
+    for pid in sorted(inputs):
+        v = judge(module, inputs[pid], (expected[pid],), run)
+        if v.status in FINDING_STATUSES:
+            v.message = f"process grid {grid[0]} x {grid[1]}, process {pid}: {v.message}"
+            v.inputs, v.expected = inputs, expected
+            v.actual = run.outputs if run.status == "ok" else None
+            return v, expected
+        verdict = v
+    return verdict, expected
+
+
+def known_reason(backend: str, verdict: Verdict, module: ir.Module | None = None) -> str:
+    """The deviation table's reason for a failure ("" if none).  A mismatch is the op the judge
+    blamed; a crash, timeout or error has no culprit, so any op of the program with all the
+    program's element types may explain it (the f6 crash of a convert from f6 to f32)."""
+    deviation = known_deviation(backend, verdict.op, verdict.dtype, verdict.status, verdict.triggers)
+    if deviation is None and verdict.status == "mismatch" and module is not None:
+        # the table names an op's operand types as the one-op run does (is_finite on f8E8M0FNU -> i1)
+        deviation = next((d for op in module.main.ops if op.name == verdict.op for d in [known_deviation(
+            backend, op.name, ",".join(sorted(element_names([v.type for v in op.operands]))), verdict.status,
+            verdict.triggers)] if d), None)
+    if deviation is None and verdict.status != "mismatch" and module is not None:
+        # (an entry with a condition explains only the op the conditions were evaluated on)
+        main = module.main
+        types = ",".join(sorted(element_names([a.type for a in main.arguments]
+                                              + [r.type for op in main.ops for r in op.results])))
+        deviation = next((d for op in main.ops for d in [known_deviation(backend, op.name, types, verdict.status)]
+                          if d), None)
+    return deviation.reason if deviation else ""
+
+
+def _without_quant_parameters(dtype: str) -> str:
+    """``!quant.uniform<i8<10:19>:f32, 0.5:3>`` -> ``!quant.uniform<i8<10:19>:f32>`` (per-axis too)."""
+    return dtype.split(", ", 1)[0] + ">" if dtype.startswith("!quant.") and ", " in dtype else dtype
+
+
+def signature_of(backend: str, verdict: Verdict) -> str:
+    """backend|op|element type|status; a quantized type without its scales and zero points
+    (drawn at random: one signature per scale would shrink the same failure again and again).
+    A crash whose output shows where it aborted is bucketed by that site, whatever op and type
+    reached it: ``backend|at SITE|*|crash`` (conformance/fuzz_crash_sites.py)."""
+    site = crash_site(verdict.message) if verdict.status == "crash" else ""
+    if site:
+        return f"{backend}|{bucket_op(site)}|{ANY_TYPE}|crash"
+    op, dtype = op_and_type(verdict)
+    return f"{backend}|{op}|{dtype}|{verdict.status}"
+
+
+def op_and_type(verdict: Verdict) -> list[str]:
+    """[op, element type] a failure is attributed to, as a signature names them."""
+    return [verdict.op.split(".", 1)[-1], _without_quant_parameters(verdict.dtype)]
+
+
+def element_names(types) -> set[str]:
+    return {str(getattr(t, "element_type", t)) for t in types}

@@ -1,0 +1,100 @@
+"""Running a fuzz program (conformance/fuzz.py): its input sets, the campaign's counters and
+where its time goes (compile vs execute of one ``run_many`` call), and re-running a failure on
+fresh workers to confirm it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from oracle.errors import OracleError
+
+from .fuzz_checking import FINDING_STATUSES, Verdict, check_program, finite_elements, oracle_outputs, signature_of
+
+#: Fresh-worker re-runs a new failure must fail again in, the same way, to be written as a finding
+#: (``again_on_fresh_workers``): one more than one, because some backend bugs come and go from one
+#: process to the next.
+CONFIRM_RUNS = 2
+
+#: Where a campaign's time goes (summary.json "time_split"): drawing programs, the oracle
+#: (inputs and expected values), the backend's compile and execute (compile estimated as the
+#: first input set's time beyond the others'), judging (replays on the backend included),
+#: shrinking new findings, backend calls during which a worker crashed and restarted, and
+#: confirming a new finding on a fresh worker (``Campaign._confirmed``).
+TIME_PARTS = ("generation", "oracle", "compile", "execute", "judging", "shrinking", "restarts", "confirming")
+
+
+@dataclass
+class Stats:
+    programs: int = 0
+    input_sets: int = 0
+    finite: int = 0
+    outputs: int = 0
+    ops_covered: set = field(default_factory=set)
+    known_repeats: int = 0      # failures whose signature was found (and shrunk) before
+    seconds: dict = field(default_factory=lambda: dict.fromkeys(TIME_PARTS, 0.0))
+    known_deviations: dict = field(default_factory=dict)  # signature -> [count, reason]: never shrunk
+    skipped_known: dict = field(default_factory=dict)  # backend -> programs not run there (known refusals)
+    disagreements: dict = field(default_factory=dict)  # "a vs b" -> programs one passed and the other failed
+    unshrunk: int = 0           # new findings written unshrunk: the shrinking share was spent
+    generator_errors: list = field(default_factory=list)  # rounds a generator bug ended (DIR/generator-errors.txt)
+    seen_before: dict = field(default_factory=dict)  # signature -> its record in the findings store (earlier runs)
+    flaky: dict = field(default_factory=dict)  # signature -> {count, message, reproducer, again}: not confirmed
+
+    @property
+    def backend_seconds(self) -> float:
+        return sum(self.seconds[k] for k in ("compile", "execute", "restarts"))
+
+
+def compile_and_execute(runs, wall: float) -> tuple[float, float]:
+    """(compile, execute) seconds of one ``run_many`` call that took ``wall`` seconds: compile is
+    the first input set's time beyond the mean of the others' (it compiled, they reused it)."""
+    times = [r.seconds for r in runs]
+    rest = times[1:]
+    compile_s = min(wall, max(0.0, times[0] - (sum(rest) / len(rest) if rest else 0.0))) if times else 0.0
+    return compile_s, wall - compile_s
+
+
+def input_sets_for(program, count: int, evaluated: dict) -> list:
+    """``count`` input sets: the drawn one, then mild ones from derived seeds; a set whose oracle
+    outputs are mostly non-finite is redrawn once with a smaller range (oracle-guided retry).
+    ``evaluated`` gets id(input set) -> the oracle's answer for the sets kept as drawn (reused
+    when the program is judged).  A grid program's one set maps each process to its inputs."""
+    from generators.random_programs import mild_inputs
+    if isinstance(program.inputs, dict):
+        return [program.inputs]  # one input set per process: the grid's run is the unit
+    sets = [program.inputs]
+    for k in range(1, count):
+        sets.append(program.with_fixed(mild_inputs(program.module, program.seed + k, program.positive_args)))
+    out = []
+    for k, inputs in enumerate(sets):
+        try:
+            answer = oracle_outputs(program.module, inputs)
+            finite, total = finite_elements(answer[0])
+        except OracleError:
+            answer, finite, total = None, 1, 1
+        if total and finite < total / 2:
+            inputs = program.with_fixed(mild_inputs(program.module, program.seed + 1000 + k,
+                                                    program.positive_args, scale=1.0))
+        elif answer is not None:
+            evaluated[id(inputs)] = answer
+        out.append(inputs)
+    return out
+
+
+def again_on_fresh_workers(backend, module, inputs, signature: str, *, timeout: float) -> list[str]:
+    """The failure's program re-run as its command.txt replays it (``check_program``) on a fresh
+    backend (``restart()``: a new worker process), CONFIRM_RUNS times or until it fails otherwise:
+    each re-run's signature (or status, when it did not fail).  A backend's answer can depend on
+    what its process ran before, or vary from one process to the next: XLA's compiler reads
+    memory out of bounds on a sort with a negative dimension and sometimes drops the sort (an i1
+    one: in 4 of 12 fresh processes); a program that corrupts the heap makes a later one fail."""
+    again = []
+    restart = getattr(backend, "restart", None)
+    for _ in range(CONFIRM_RUNS if restart is not None else 1):
+        if restart is not None:
+            restart()
+        run: Verdict = check_program(backend, module, inputs, timeout=timeout)
+        again.append(run.status if run.status not in FINDING_STATUSES else signature_of(backend.name, run))
+        if again[-1] != signature:
+            break
+    return again

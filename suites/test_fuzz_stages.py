@@ -1,0 +1,128 @@
+"""The fuzz campaign's stages, each alone (issue 24 item 5): drawing (fuzz_drawing), running
+(fuzz_running), shrinking (fuzz_shrinking) and storing (fuzz_storing); checking and crash sites
+have their own tests (test_fuzz.py, test_fuzz_crash_sites.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import numpy as np
+import pytest
+
+import oracle
+from adapters.base import RunResult
+from adapters.oracle_backend import OracleBackend
+from conformance.fuzz_checking import Verdict
+from conformance.fuzz_drawing import aimed_ops, rounds_done, touches
+from conformance.fuzz_running import CONFIRM_RUNS, again_on_fresh_workers, compile_and_execute
+from conformance.fuzz_shrinking import MIN_SHRINK_SECONDS, shrink_allowance, shrink_program
+from conformance.fuzz_storing import FindingsFolder
+
+NEGATE = """func.func @main(%a: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = stablehlo.abs %a : tensor<3xf32>
+  %1 = stablehlo.negate %0 : tensor<3xf32>
+  %2 = stablehlo.add %1, %a : tensor<3xf32>
+  return %2 : tensor<3xf32>
+}"""
+X = [np.array([1.0, -2.0, 3.0], np.float32)]
+
+
+# ------------------------------------------------------------------------- drawing
+
+def test_aimed_ops_keep_the_wanted_types_not_the_refused_ones():
+    ops = [oracle.lookup("stablehlo.add"), oracle.lookup("stablehlo.negate")]
+    aimed = aimed_ops(ops, dtypes=["f32", "i8", "f16"], refused={"stablehlo.add": {"f16"}})
+    assert [(i.name, set(i.element_types)) for i in aimed] == [
+        ("stablehlo.add", {"f32", "i8"}), ("stablehlo.negate", {"f32", "i8", "f16"})]
+    module = oracle.parse_module(NEGATE)
+    assert touches(module, {"stablehlo.negate": {"f32"}}) and not touches(module, {"stablehlo.negate": {"f16"}})
+
+
+def test_a_resumed_campaign_goes_on_from_the_rounds_done(tmp_path):
+    assert rounds_done(str(tmp_path), 3, (0, 1)) == 0  # no summary.json
+    (tmp_path / "summary.json").write_text(json.dumps({"seed": 3, "shard": [0, 1], "rounds": 7}))
+    assert rounds_done(str(tmp_path), 3, (0, 1)) == 7
+    assert rounds_done(str(tmp_path), 4, (0, 1)) == 0 and rounds_done(str(tmp_path), 3, (1, 2)) == 0
+
+
+# ------------------------------------------------------------------------- running
+
+def test_compile_is_the_first_input_sets_time_beyond_the_others():
+    runs = [RunResult("ok", [], "", 2.5), RunResult("ok", [], "", 0.5), RunResult("ok", [], "", 0.5)]
+    assert compile_and_execute(runs, 3.6) == (2.0, pytest.approx(1.6))
+    assert compile_and_execute([RunResult("ok", [], "", 1.0)], 1.2) == (1.0, pytest.approx(0.2))
+
+
+class NegateWrongInTheFirstProcess(OracleBackend):
+    """negate is off by one until the worker restarts: a failure that does not recur."""
+    name = "negate-wrong-first"
+
+    def __init__(self):
+        super().__init__()
+        self.restarts = 0
+
+    def restart(self):
+        self.restarts += 1
+
+    def run_many(self, program, input_sets, timeout=60):
+        runs = super().run_many(program, input_sets, timeout)
+        if self.restarts == 0 and "stablehlo.negate" in program:
+            return [RunResult("ok", [o + 1 for o in r.outputs], "", r.seconds) for r in runs]
+        return runs
+
+
+def test_a_failure_is_re_run_on_fresh_workers():
+    module = oracle.parse_module("""func.func @main(%a: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = stablehlo.negate %a : tensor<3xf32>
+  return %0 : tensor<3xf32>
+}""")
+    backend = NegateWrongInTheFirstProcess()
+    assert again_on_fresh_workers(backend, module, X, "negate-wrong-first|negate|f32|mismatch",
+                                  timeout=10) == ["pass"] and backend.restarts == 1
+
+    class AlwaysWrong(NegateWrongInTheFirstProcess):
+        def restart(self):
+            pass
+    again = again_on_fresh_workers(AlwaysWrong(), module, X, "negate-wrong-first|negate|f32|mismatch", timeout=10)
+    assert again == ["negate-wrong-first|negate|f32|mismatch"] * CONFIRM_RUNS
+
+
+# ------------------------------------------------------------------------- shrinking
+
+def test_shrinking_keeps_its_share_of_the_budget():
+    now = time.perf_counter()
+    assert shrink_allowance(0.2, now, now + 100, spent=5) == pytest.approx(15, abs=0.1)
+    assert shrink_allowance(0.2, now, now + 100, spent=25) == 0
+    assert shrink_allowance(0.2, now - 1000, now + 1.0, spent=0) == pytest.approx(0.5, abs=0.1)  # never past the end
+    assert shrink_allowance(0.2, now, None, spent=0) == pytest.approx(MIN_SHRINK_SECONDS, abs=0.1)
+
+
+def test_shrink_program_removes_what_the_failure_does_not_need():
+    module = oracle.parse_module(NEGATE)
+
+    def still_fails(m, inputs):  # "the failure": a negate is left
+        return any(op.name == "stablehlo.negate" for op in m.main.ops)
+    shrunk, inputs = shrink_program(module, X, still_fails)
+    assert [op.name for op in shrunk.main.ops] == ["stablehlo.negate", "func.return"]
+    assert len(inputs) == 1  # (the abs bypassed, or replaced by its value)
+
+
+# ------------------------------------------------------------------------- storing
+
+def test_findings_are_written_listed_and_read_back(tmp_path):
+    module = oracle.parse_module(NEGATE)
+    folder = FindingsFolder(str(tmp_path))
+    backend = OracleBackend()
+    verdict = Verdict("crash", "worker died", "stablehlo.negate", "f32", inputs=X)
+    finding = folder.write(backend, "oracle|at x.cc:1|*|crash", module, verdict, drawn="d", shrunk=False)
+    assert os.path.isfile(os.path.join(finding.reproducer, "program.mlir")) and finding.ops == 3
+    assert folder.seen_with("oracle|at x.cc:1|*|crash", Verdict("crash", "", "stablehlo.add", "bf16"))
+    assert not folder.seen_with("oracle|at x.cc:1|*|crash", Verdict("crash", "", "stablehlo.add", "bf16"))
+    again = FindingsFolder(str(tmp_path)).findings["oracle|at x.cc:1|*|crash"]
+    assert again.seen_with == [["negate", "f32"], ["add", "bf16"]] and not again.new and again.drawn == "d"
+    folder.remove(finding)
+    assert FindingsFolder(str(tmp_path)).findings == {}
+    flaky = folder.write_flaky(backend, "oracle|negate|f32|mismatch", module, verdict)
+    assert os.path.isfile(os.path.join(flaky, "inputs.npz")) and "flaky" in flaky
