@@ -38,6 +38,13 @@ Rules, per op (``b_x``: the bound of operand x, ``z``: the oracle's result):
   exact where the whole interval truncates alike (is non-zero alike); other integer results
   of element-wise ops: exact where the operands are, else open.
 
+Calls are inlined and if / case / while expanded as the oracle runs them (``output_bounds``,
+oracle/rewrite.py); the expansion stands for every conforming implementation only where the
+values deciding the branches and trip counts are exact, else every output is unknown.
+Quantized results have no element bound (spec "Quantization"), nor have targets judged by a
+property (LAPACK): ``judge.verdict.judge_against_program_bound`` judges such an output by its
+op's own rule when that op's operands are exact.
+
 Every rule that rounds adds its own allowance at the perturbed magnitude m = |z| + p (p the
 propagated bound): the op's allowance evaluated on operands moved away from zero by their
 bounds (the error models are monotone in the terms' magnitudes; an element that may change
