@@ -4,9 +4,10 @@ VM interpreter), both on the ``local-sync`` HAL driver, in a worker subprocess.
 ``iree.compiler.compile_str(text, input_type="stablehlo", target_backends=[...])`` turns the
 program into a .vmfb (one ``iree-compile`` subprocess, 0.25-0.6 s; compiled modules are cached
 per program text in the worker, and on disk under ``<cache>/iree/`` keyed by the text, the
-flags and IREE's version).  A run compiles its cases 32 to a module (adapters/batch.py: each
-program's @main a public function of its own, invoked alone; about a third of the compile
-CPU), except the programs IREE refuses at once or often (``UNSUPPORTED_TYPES``, ``OFTEN_REFUSED``).
+flags and IREE's version; so are the compiler's refusals, as ``.refused`` text).  A run
+compiles its cases 32 to a module (adapters/batch.py: each program's @main a public function
+of its own, invoked alone; about a third of the compile CPU), except the programs IREE
+refuses at once or often (``UNSUPPORTED_TYPES``, ``OFTEN_REFUSED``).
 Flags that matter:
 
 * ``--iree-input-demote-f64-to-f32=false``: otherwise f64 and complex<f64> are silently
@@ -148,6 +149,14 @@ def cache_path(program: str, target: str) -> str | None:
     return os.path.join(root, "iree", key[:2], key + ".vmfb")
 
 
+def _write_atomically(path: str, data: bytes) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
 class IreeEngine:
     """Runs inside the worker process (``adapters.iree:IreeEngine:<target>``)."""
 
@@ -170,6 +179,10 @@ class IreeEngine:
         if path and os.path.exists(path):
             with open(path, "rb") as f:
                 return f.read()
+        refusal = path and f"{path[:-len('.vmfb')]}.refused"
+        if refusal and os.path.exists(refusal):  # a diagnostic is as deterministic as a module
+            with open(refusal, encoding="utf-8") as f:
+                raise Rejected(f.read())
         try:
             vmfb = self.compiler.compile_str(program, input_type="stablehlo", target_backends=[self.target],
                                              extra_args=compile_flags(self.target))
@@ -178,13 +191,11 @@ class IreeEngine:
             if code is not None and code < 0:  # the compiler died: a crash, not a refusal
                 os.write(2, f"iree-compile killed by signal {-code}\n{_diagnostics(e)}\n".encode())
                 os.kill(os.getpid(), -code if -code != signal.SIGKILL else signal.SIGABRT)
+            if refusal:  # (a warm run's refusals cost more CPU than its compiles: 4450 of 9799 cases)
+                _write_atomically(refusal, _diagnostics(e).encode())
             raise Rejected(_diagnostics(e)) from None
         if path:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            tmp = f"{path}.{os.getpid()}.tmp"
-            with open(tmp, "wb") as f:
-                f.write(vmfb)
-            os.replace(tmp, path)
+            _write_atomically(path, vmfb)
         return vmfb
 
     def prepare(self, program: str) -> _Prepared:

@@ -166,6 +166,29 @@ def test_compiled_modules_are_cached_on_disk():
     assert os.path.exists(cache_path(prog, "vmvx"))
 
 
+def test_refusals_are_cached_on_disk(monkeypatch):
+    """A refused program is refused from the disk cache the next time, with the compiler's own
+    diagnostic, and the compiler is not run again."""
+    from adapters.base import Rejected
+    from adapters.iree import IreeEngine, cache_path
+    engine = IreeEngine("vmvx")
+    prog = unary_program("negate", "f4E2M1FN", 4)  # IREE has no HAL element type for f4
+    with pytest.raises(Rejected) as first:
+        engine.prepare(prog)
+    assert "unsupported element type" in str(first.value)
+    assert os.path.exists(cache_path(prog, "vmvx").replace(".vmfb", ".refused"))
+
+    def compiler_called(*args, **kwargs):
+        raise AssertionError("compiled again")
+    monkeypatch.setattr(engine.compiler, "compile_str", compiler_called)
+    with pytest.raises(Rejected) as again:
+        engine.prepare(prog)
+    assert str(again.value) == str(first.value)
+    ok = unary_program("floor", "f32", 13)  # a program not refused is still compiled (the stub proves it)
+    with pytest.raises(AssertionError, match="compiled again"):
+        engine.prepare(ok)
+
+
 def test_unknown_iree_name():
     with pytest.raises(ValueError, match="iree-llvm-cpu"):
         get_backend("iree-cuda")
