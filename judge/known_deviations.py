@@ -111,10 +111,17 @@ def known_deviation(backend: str, op: str, dtype: str, status: str, triggers=())
     return _answers[key]
 
 
+#: each backend's entries, in table order (most entries name other backends: a lookup scans only these)
+_by_backend: dict = {}
+
+
 def _first_entry(backend: str, op: str, dtype: str, status: str, triggers: tuple) -> Deviation | None:
-    for d in KNOWN_DEVIATIONS:
-        if (status in d.statuses and fnmatch.fnmatchcase(backend, d.backend) and fnmatch.fnmatchcase(op, d.op)
-                and fnmatch.fnmatchcase(dtype, d.dtypes) and (not d.when or d.when in triggers)):
+    key = (id(KNOWN_DEVIATIONS), len(KNOWN_DEVIATIONS), backend)
+    if key not in _by_backend:
+        _by_backend[key] = [d for d in KNOWN_DEVIATIONS if fnmatch.fnmatchcase(backend, d.backend)]
+    for d in _by_backend[key]:
+        if (status in d.statuses and fnmatch.fnmatchcase(op, d.op) and fnmatch.fnmatchcase(dtype, d.dtypes)
+                and (not d.when or d.when in triggers)):
             return d
     return None
 
