@@ -697,7 +697,10 @@ def cmd_fuzz(args) -> int:
             campaign = Campaign(backends, args.out, seed=args.seed, shard=shard, max_ops=args.max_ops,
                                 input_sets=args.input_sets, database=args.database, timeout=args.timeout,
                                 progress=not args.quiet, grid=args.grid, ops=ops, dtypes=dtypes,
-                                exclude_dtypes=exclude_dtypes, include_known=args.include_known)
+                                exclude_dtypes=exclude_dtypes, include_known=args.include_known,
+                                mode=args.mode or ("random" if args.grid or any(
+                                    (args.ops, args.exclude_ops, args.dtypes, args.exclude_dtypes)) else "mixed"),
+                                seeds=[args.seeds] if args.seeds else None)
         except ValueError as e:
             raise UsageError(str(e)) from None
         with stoppable():  # SIGTERM like Ctrl-C: the campaign writes summary.json on its way out
@@ -986,6 +989,11 @@ def build_parser() -> argparse.ArgumentParser:
     fz.add_argument("--exclude-dtypes", help="comma-separated element types never drawn for an op")
     fz.add_argument("--include-known", action="store_true",
                     help="also run what the probe cache or the deviation table says a backend refuses or crashes on")
+    fz.add_argument("--mode", help="programs drawn: random (DAGs), mutation (mutants of real programs, --seeds), "
+                                   "template (fusion-prone patterns) or mixed (a third of each; the default, except "
+                                   "that --ops, --exclude-ops, --dtypes, --exclude-dtypes and --grid mean random)")
+    fz.add_argument("--seeds", help="folder (or .mlir file) of real programs mutation mode mutates "
+                                    "(default: suites/data/jax_programs)")
     fz.set_defaults(fn=cmd_fuzz)
 
     ca = sub.add_parser("campaign", help="one fuzz campaign as N shards on rq workers sharing one Redis: "

@@ -48,6 +48,7 @@ import time
 import traceback
 
 import oracle
+from generators.model_programs import program_mode
 from oracle import ir
 from oracle.errors import OracleError, Unsupported
 from reports.results import atomic_write_text
@@ -76,7 +77,7 @@ class Campaign:
                  max_ops: int = 8, input_sets: int = 3, database: str | None = None, timeout: float = 60,
                  progress: bool = True, ops: list | None = None, grid: bool = False, dtypes=None,
                  exclude_dtypes=(), include_known: bool = False, stores: dict | None = None,
-                 shrink_share: float = SHRINK_SHARE):
+                 shrink_share: float = SHRINK_SHARE, mode: str = "random", seeds=None):
         from generators.random_programs import generatable_ops
 
         self.backends = list(backend) if isinstance(backend, (list, tuple)) else [backend]
@@ -98,6 +99,9 @@ class Campaign:
             raise ValueError("no op is left to draw (check --ops / --dtypes / --exclude-*)")
         self.stores = stores if stores is not None else {b.name: open_store(b, database) for b in self.backends}
         self.stored = {name: store.records() for name, store in self.stores.items()}
+        # (built here: an unknown mode or seeds of which none is usable are a ValueError now)
+        self.strategy = program_strategy(grid=grid, max_ops=max_ops, ops=self.ops, mode=mode, seeds=seeds)
+        self.per_mode: dict[str, dict] = {}  # program mode -> {programs, findings (new)}
         self.stats = Stats()
         self.folder = FindingsFolder(out_dir)  # DIR/findings and DIR/flaky
         self.findings: dict[str, Finding] = self.folder.findings
@@ -357,10 +361,14 @@ class Campaign:
                 if a < b and (a in failed) != (b in failed):
                     key = f"{a} vs {b}"
                     self.stats.disagreements[key] = self.stats.disagreements.get(key, 0) + 1
+        counts = self.per_mode.setdefault(program_mode(program), {"programs": 0, "findings": 0})
+        counts["programs"] += 1
+        new_before = sum(f.new for f in self.findings.values())
         for name in sorted(failed):
             backend, verdict = verdicts[name]
             beside = {other: v.status for other, (_, v) in verdicts.items() if other != name}
             self._on_failure(backend, program.module, verdict, beside)
+        counts["findings"] += sum(f.new for f in self.findings.values()) - new_before
 
     # --- the loop
     def run(self, *, minutes: float | None = None, max_programs: int | None = None) -> dict:
@@ -398,8 +406,7 @@ class Campaign:
             return ROUND_PROGRAMS if max_programs is None else max(
                 1, min(ROUND_PROGRAMS, max_programs - self.stats.programs))
 
-        strategy = program_strategy(grid=self.grid, max_ops=self.max_ops, ops=self.ops)
-        for self.rounds in draw_rounds(strategy, seed=self.seed, shard_index=self.shard[0],
+        for self.rounds in draw_rounds(self.strategy, seed=self.seed, shard_index=self.shard[0],
                                        first_round=self.first_round, out_of_budget=out_of_budget,
                                        batch_size=batch_size, on_program=one_program,
                                        on_error=self._generator_error):
@@ -438,7 +445,7 @@ class Campaign:
                 "flaky": dict(sorted(s.flaky.items())),
                 "stores": {name: str(store) for name, store in self.stores.items()},
                 "shard": list(self.shard), "seed": self.seed,
-                "rounds": self.rounds, "resumed_at_round": self.first_round,
+                "rounds": self.rounds, "resumed_at_round": self.first_round, "per_mode": self.per_mode,
                 "findings": [{"signature": f.signature, "status": f.status, "reproducer": f.reproducer,
                               "known_deviation": f.known_deviation, "new": f.new, "ops": f.ops,
                               "shrunk": f.shrunk, "beside": f.beside, "seen_with": f.seen_with}

@@ -59,11 +59,13 @@ def touches(module: ir.Module, refused: dict[str, set[str]]) -> bool:
     return False
 
 
-def program_strategy(*, grid: bool, max_ops: int, ops: list):
-    """The Hypothesis strategy of a campaign's programs: random DAGs of ``ops``, or programs on
-    random process grids (collectives mixed with ordinary ops)."""
-    from generators.random_programs import grid_programs, random_programs
-    return grid_programs(max_ops=max_ops) if grid else random_programs(max_ops=max_ops, ops=ops)
+def program_strategy(*, grid: bool, max_ops: int, ops: list, mode: str = "random", seeds=None):
+    """The Hypothesis strategy of a campaign's programs: those of ``mode`` (random DAGs of ``ops``,
+    mutants of the real programs of ``seeds``, templates, or a mix: model_programs.campaign_programs),
+    or programs on random process grids (collectives mixed with ordinary ops)."""
+    from generators.model_programs import campaign_programs
+    from generators.random_programs import grid_programs
+    return grid_programs(max_ops=max_ops) if grid else campaign_programs(mode, seeds, max_ops=max_ops, ops=ops)
 
 
 def rounds_done(out_dir: str, seed: int, shard: tuple[int, int]) -> int:
