@@ -188,3 +188,24 @@ def test_campaign_programs_random_mode_draws_what_random_programs_draws(tmp_path
         campaign_programs("fusion")
     with pytest.raises(ValueError, match="no usable seed program"):
         campaign_programs("mixed", [str(tmp_path)])
+
+
+def test_fuzz_mode_template_finds_a_reduction_fault_and_counts_it_per_mode(tmp_path, monkeypatch, capsys):
+    """`fuzz --mode template` on a backend whose reduce drops its init value: the finding is
+    counted under its mode in summary.json's per_mode; a bad mode or seed folder is exit 2."""
+    import json
+
+    from conformance.cli import main as cli
+    monkeypatch.setenv("SHLO_CONFORM_CACHE", str(tmp_path / "cache"))  # a fresh findings store
+    out = tmp_path / "campaign"
+    assert cli(["fuzz", "--backend", "fault:reduce-drops-init", "--mode", "template", "--programs", "20",
+                "--seed", "3", "--out", str(out), "--quiet"]) == 1  # (1: findings)
+    summary = json.loads((out / "summary.json").read_text())
+    assert set(summary["per_mode"]) == {"template"}
+    assert summary["per_mode"]["template"]["programs"] == summary["programs"] == 20
+    assert summary["per_mode"]["template"]["findings"] == summary["new_findings"] >= 1
+    assert any("reduce" in f["signature"] for f in summary["findings"])
+    for bad, message in ((["--mode", "fusion"], "--mode fusion: want one of"),
+                         (["--seeds", str(tmp_path / "missing")], "no usable seed program")):
+        assert cli(["fuzz", "--backend", "oracle", "--programs", "1", "--out", str(tmp_path / "bad"), *bad]) == 2
+        assert message in capsys.readouterr().err
