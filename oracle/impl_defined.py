@@ -1,7 +1,8 @@
 """Implementation-defined behaviour of StableHLO: the rules, the view, the lookups.
 
 The entries live on the op records (``OpInfo.impl_defined``, put there by each op's family
-file in ``oracle/ops/``; their masks are in ``oracle/impl_defined_masks.py``);
+file in ``oracle/ops/``; their masks are in ``oracle/impl_defined_masks.py``, or in the op's
+own family file where the mask needs the op's own code);
 ``IMPL_DEFINED_TABLE`` is generated from the records, in registry order. Each ``ImplDefined``
 entry names an op, the condition under which (some of) its result is
 implementation-defined, why, the spec text that says so, and a ``mask`` function that
