@@ -99,14 +99,15 @@ class Campaign:
             raise ValueError("no op is left to draw (check --ops / --dtypes / --exclude-*)")
         self.stores = stores if stores is not None else {b.name: open_store(b, database) for b in self.backends}
         self.stored = {name: store.records() for name, store in self.stores.items()}
-        # (built here: an unknown mode or seeds of which none is usable are a ValueError now)
-        self.strategy = program_strategy(grid=grid, max_ops=max_ops, ops=self.ops, mode=mode, seeds=seeds)
-        self.per_mode: dict[str, dict] = {}  # program mode -> {programs, findings (new)}
         self.stats = Stats()
         self.folder = FindingsFolder(out_dir)  # DIR/findings and DIR/flaky
         self.findings: dict[str, Finding] = self.folder.findings
         self.aliases: set[str] = set()  # signatures of drawings whose shrunk form is a known finding
         self.started = time.perf_counter()
+        # (built here: an unknown mode or seeds of which none is usable are a ValueError now; reading
+        # the seeds counts in the campaign's time, as the user waits for it)
+        self.strategy = program_strategy(grid=grid, max_ops=max_ops, ops=self.ops, mode=mode, seeds=seeds)
+        self.per_mode: dict[str, dict] = {}  # program mode -> {programs, findings (new)}
         self.deadline: float | None = None
         self._last_line = 0.0
         self.rounds = self.first_round = 0  # rounds of Hypothesis drawing done, and where this run began
