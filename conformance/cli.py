@@ -721,6 +721,9 @@ def cmd_fuzz(args) -> int:
           f"findings: {summary['new_findings']} new, {len(summary['findings']) - summary['new_findings']} from "
           f"earlier runs in {args.out}, {summary['known_repeats']} repeats of known signatures, "
           f"{known} failures explained by known deviations ({len(summary['known_deviation_failures'])} signatures)")
+    if len(summary["per_mode"]) > 1:
+        print("per mode: " + ", ".join(f"{mode} {n['programs']} programs ({n['findings']} new findings)"
+                                      for mode, n in summary["per_mode"].items()))
     for f in summary["findings"]:
         beside = "; ".join(f"{b}: {v}" for b, v in f["beside"].items())
         print(f"  {'NEW ' if f['new'] else ''}{f['signature']}: {f['reproducer']}" + (f" [{beside}]" if beside else ""))
