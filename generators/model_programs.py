@@ -27,6 +27,7 @@ from oracle import ir
 from oracle.errors import MlirError, OracleError
 from oracle.evaluator import evaluate
 from oracle.mlir_text import parse_module
+from oracle.refine import RefinementError, polymorphism, refine
 from oracle.registry import all_ops
 from oracle.rewrite import inline_calls
 from oracle.types import TensorType
@@ -46,6 +47,8 @@ _UNUSABLE = frozenset({"stablehlo.rng", "stablehlo.rng_bit_generator", "stablehl
 #: The most ops (nested ones included) a seed may have: each mutant costs the oracle and the
 #: compiler about what the seed does, and a campaign wants many programs.
 MAX_SEED_OPS = 400
+#: The size every dimension variable of a shape-polymorphic seed gets (a prime: remainder loops).
+POLYMORPHIC_SIZE = 7
 #: Files larger than this are not even read (MLIR text of ~400 ops; reading one costs seconds).
 MAX_SEED_BYTES = 40_000
 
@@ -95,6 +98,22 @@ def _called(module: ir.Module) -> set[str]:
     return {op.attr("callee") for op in module.walk_ops() if op.name == "func.call"}
 
 
+def static_text(text: str, path: str) -> str:
+    """A shape-polymorphic program refined to static shapes, every dimension variable at
+    POLYMORPHIC_SIZE (StableHLO's own shape refinement, oracle/refine.py); others as they are."""
+    poly = polymorphism(text, filename=path)
+    if poly is None:
+        return text
+    if poly.dimension_args:
+        raise ValueError("its @main takes dimension arguments (an older polymorphic export): refine it first "
+                         "(shlo-conform check --dims)")
+    sizes = dict.fromkeys(poly.variables, POLYMORPHIC_SIZE)
+    try:
+        return refine(text, poly.static_shapes(sizes), filename=path)
+    except RefinementError as e:
+        raise ValueError(str(e)) from None
+
+
 def read_seed(path: str) -> Seed:
     """One seed program, or ValueError saying why it cannot be one."""
     try:
@@ -102,7 +121,7 @@ def read_seed(path: str) -> Seed:
             raise ValueError(f"{os.path.getsize(path)} bytes, more than MAX_SEED_BYTES = {MAX_SEED_BYTES} "
                              "(each mutant would be slow)")
         with open(path) as f:
-            module = parse_module(f.read(), filename=path)
+            module = parse_module(static_text(f.read(), path), filename=path)
     except (OSError, MlirError) as e:
         raise ValueError(f"cannot read it: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
     module, inputs = _program_under_test(module)

@@ -16,14 +16,17 @@ import oracle
 from adapters import get_backend
 from conformance.fuzz import check_program, known_reason
 from generators.model_mutations import MUTATIONS, mutate_swap, verified
-from generators.model_programs import (DEFAULT_SEEDS, MODES, ModelProgram, load_seeds, mixed_programs,
-                                       mutated_programs, program_mode, template_programs)
+from generators.model_programs import (DEFAULT_SEEDS, MODES, POLYMORPHIC_SIZE, ModelProgram, load_seeds,
+                                       mixed_programs, mutated_programs, program_mode, template_programs)
 from generators.model_templates import TEMPLATES
 
 #: Small real programs (JAX exports) that every mutation kind applies to somewhere.
 SEEDS = tuple(os.path.join(DEFAULT_SEEDS, name) for name in (
     "softmax_f32.mlir", "layer_norm_bf16.mlir", "gelu_tanh_f32.mlir", "logsumexp_f64.mlir", "argsort_f32.mlir",
     "erfc_f64.mlir", "ragged_dot_f32.mlir", "tridiagonal_solve_f32.mlir"))
+
+
+POLYMORPHIC = os.path.join(os.path.dirname(DEFAULT_SEEDS), "jax_polymorphic")
 
 
 def draw_many(strategy, n: int, seed: int = 0) -> list:
@@ -113,13 +116,26 @@ def test_swap_makes_the_program_compute_the_other_op():
 
 def test_unusable_seeds_are_skipped_with_a_reason(tmp_path):
     (tmp_path / "bad.mlir").write_text("func.func @main( {")
-    (tmp_path / "poly.mlir").write_text("func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {\n"
-                                        "  return %x : tensor<?xf32>\n}\n")
-    seeds, skipped = load_seeds((str(tmp_path),))
-    assert not seeds and [os.path.basename(p) for p, _ in skipped] == ["bad.mlir", "poly.mlir"]
-    assert "cannot read" in skipped[0][1] and "dynamic shapes" in skipped[1][1]
+    (tmp_path / "rng.mlir").write_text(
+        "func.func @main(%s: tensor<2xui64>) -> tensor<4xui32> {\n"
+        "  %n, %r = stablehlo.rng_bit_generator %s, algorithm = DEFAULT : (tensor<2xui64>) -> "
+        "(tensor<2xui64>, tensor<4xui32>)\n  return %r : tensor<4xui32>\n}\n")
+    seeds, skipped = load_seeds((str(tmp_path), os.path.join(POLYMORPHIC, "legacy_dim_arg.mlir")))
+    assert not seeds and [os.path.basename(p) for p, _ in skipped] == ["bad.mlir", "rng.mlir", "legacy_dim_arg.mlir"]
+    assert "cannot read" in skipped[0][1] and "rng_bit_generator" in skipped[1][1]
+    assert "dimension arguments" in skipped[2][1]
     with pytest.raises(ValueError, match="no usable seed program"):
         mutated_programs((str(tmp_path),))
+
+
+def test_polymorphic_seeds_are_refined_to_a_prime_size(tmp_path):
+    (tmp_path / "poly.mlir").write_text("func.func @main(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {\n"
+                                        "  %y = stablehlo.add %x, %x : tensor<?x3xf32>\n"
+                                        "  return %y : tensor<?x3xf32>\n}\n")
+    (seed,), _ = load_seeds((str(tmp_path),))
+    assert seed.module.main.arguments[0].type.shape == (POLYMORPHIC_SIZE, 3)
+    usable, skipped = load_seeds((POLYMORPHIC,))
+    assert len(usable) >= 15, skipped
 
 
 def test_mixed_programs_draw_every_mode():
