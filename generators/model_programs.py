@@ -5,7 +5,8 @@ Two modes beside random DAGs (generators/random_programs.py):
 
 * ``"mutation"``: a real program -- a JAX export under suites/data/jax_programs, or any
   folder of ``.mlir`` -- read once (``load_seeds``: the program under test of a testdata file,
-  calls inlined), then mutated while staying well-typed (generators/model_mutations.py);
+  calls inlined, a shape-polymorphic one refined to static shapes), then mutated while staying
+  well-typed (generators/model_mutations.py);
 * ``"template"``: a fusion-prone pattern drawn as a whole (generators/model_templates.py).
 
 ``mixed_programs`` draws one of the three modes per program; ``program_mode`` names the mode
