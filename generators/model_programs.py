@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import glob
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from hypothesis import strategies as st
