@@ -228,7 +228,13 @@ class ClusterCampaign:
                 findings.setdefault(finding["signature"], dict(finding, shard=shard.index, reproducer=os.path.join(
                     shard.folder, os.path.relpath(finding["reproducer"], start=_shard_root(finding["reproducer"])))
                     if finding.get("reproducer") else ""))
-        summary = {"campaign": self.campaign, "complete": complete, "shards": [
+        per_mode: dict = {}  # programs and findings per program mode (fuzz --mode), summed over shards
+        for shard in self.shards:
+            for mode, counts in shard.summary.get("per_mode", {}).items():
+                total = per_mode.setdefault(mode, {"programs": 0, "findings": 0})
+                for key in total:
+                    total[key] += counts.get(key, 0)
+        summary = {"campaign": self.campaign, "complete": complete, "per_mode": per_mode, "shards": [
             {"index": s.index, "state": s.state, "host": s.host, "programs": s.programs, "seconds": s.seconds,
              "findings": s.findings, "returncode": s.returncode, "error": s.error, "folder": s.folder}
             for s in self.shards],

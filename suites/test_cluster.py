@@ -35,6 +35,7 @@ def test_three_shards_on_a_local_cluster_find_an_injected_fault_once(redis_url, 
     summary = json.loads((out / "summary.json").read_text())
     assert [s["state"] for s in summary["shards"]] == ["finished"] * 3, summary["shards"]
     assert all(s["programs"] > 0 for s in summary["shards"]) and summary["complete"]
+    assert summary["per_mode"]["random"]["programs"] == summary["programs"] == 12  # (--ops: random DAGs)
     signatures = [f["signature"] for f in summary["findings"]]
     assert signatures and len(signatures) == len(set(signatures)) and all("|floor|" in s for s in signatures)
     written = glob.glob(str(out / "shard-*" / "findings" / "*" / "finding.json"))
