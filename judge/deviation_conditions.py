@@ -1038,8 +1038,25 @@ def contraction_operand(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op
                for v in op.operands)
 
 
+def one_term_contraction_operand(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
+    """A float add / subtract one of whose operands a dot_general with one term per element
+    computes (every contracting dimension of size 1: the dot is a plain product, which a compiler
+    may rewrite as a multiply and contract with the add into one fused multiply-add)."""
+    if op.name not in ("stablehlo.add", "stablehlo.subtract"):
+        return False
+    for v in op.operands:
+        p = _producer(v, preceding)
+        if p is not None and p.name == "stablehlo.dot_general":
+            numbers = p.attr("dot_dimension_numbers", {}) or {}
+            shape = getattr(p.operands[0].type, "shape", ())
+            if all(shape[int(d)] == 1 for d in numbers.get("lhs_contracting_dimensions", ())):
+                return True
+    return False
+
+
 CONDITIONS["contraction_operand"] = contraction_operand
-PROGRAM_CONDITIONS = PROGRAM_CONDITIONS | {"contraction_operand"}
+CONDITIONS["one_term_contraction_operand"] = one_term_contraction_operand
+PROGRAM_CONDITIONS = PROGRAM_CONDITIONS | {"contraction_operand", "one_term_contraction_operand"}
 
 
 # --- conditions of the iree-llvm-cpu default-run triage (issue 25 item 3, h7) ----------------
