@@ -396,3 +396,14 @@ def test_poles_are_implementation_defined_for_the_operands_a_flushing_backend_co
                                   {}, f64(3))) == [True, False, False]   # n = 1.5 is NaN, x = 2 no pole
     assert list(impl_defined_mask("chlo.zeta", [np.array([2.5, 3.0, 2.5]), np.array([-1.0, -1.0, 1.0])],
                                   {}, f64(3))) == [True, False, False]
+
+
+@pytest.mark.parametrize("t", ["f16", "bf16", "f32", "f64"])
+def test_next_after_of_equal_zeros_is_y(t):
+    """C nextafter returns y when x == y: next_after(-0, +0) = +0 and next_after(+0, -0) = -0 in
+    every type (numpy's float16 nextafter returns x there; xla gives y, found by a fuzz campaign)."""
+    dtype = element_type(t).dtype
+    x = np.array([-0.0, 0.0], np.float32).astype(dtype)
+    y = np.array([0.0, -0.0], np.float32).astype(dtype)
+    (r,) = run("next_after", [f"tensor<2x{t}>"] * 2, [f"tensor<2x{t}>"], [x, y])
+    assert np.signbit(r.astype(np.float32)).tolist() == [False, True]

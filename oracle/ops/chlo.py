@@ -403,7 +403,8 @@ def _next_after(op_, args, ctx, env):
     _check_float(op_, et)
     x, y = args
     if et.bits in (32, 64) or et.name == "f16":
-        return [np.nextafter(x, y)]
+        # x == y gives y (C nextafter: next_after(-0, +0) = +0); numpy's float16 gives x there
+        return [np.where(x == y, y, np.nextafter(x, y))]
     bits_dtype = np.dtype(f"u{x.dtype.itemsize}")
     xb = x.view(bits_dtype).astype(np.int64)
     xf, yf = x.astype(np.float64), y.astype(np.float64)
