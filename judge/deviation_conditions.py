@@ -1054,9 +1054,24 @@ def one_term_contraction_operand(op: ir.Op, operands: Sequence, preceding: Seque
     return False
 
 
+#: ops whose result is a plain float computation (not data movement, a constant or a conversion)
+_ARITHMETIC = frozenset(f"stablehlo.{n}" for n in ("add", "subtract", "multiply", "divide", "negate", "abs",
+                                                   "exponential", "log", "sqrt", "rsqrt", "tanh", "power"))
+
+
+def narrow_float_computed_operand(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
+    """A bf16 / f16 operand that an arithmetic op computed (a compiler that computes narrow floats
+    in f32 and allows excess precision may skip the rounding between the two ops)."""
+    return any(str(getattr(getattr(v.type, "element_type", None), "name", "")) in ("bf16", "f16")
+               and (p := _producer(v, preceding)) is not None and p.name in _ARITHMETIC
+               for v in op.operands)
+
+
 CONDITIONS["contraction_operand"] = contraction_operand
 CONDITIONS["one_term_contraction_operand"] = one_term_contraction_operand
-PROGRAM_CONDITIONS = PROGRAM_CONDITIONS | {"contraction_operand", "one_term_contraction_operand"}
+CONDITIONS["narrow_float_computed_operand"] = narrow_float_computed_operand
+PROGRAM_CONDITIONS = PROGRAM_CONDITIONS | {"contraction_operand", "one_term_contraction_operand",
+                                           "narrow_float_computed_operand"}
 
 
 # --- conditions of the iree-llvm-cpu default-run triage (issue 25 item 3, h7) ----------------
