@@ -245,12 +245,13 @@ def test_grid_reproducers_replay_on_their_grid(flips_a_bit, tmp_path, capsys):
 
 
 def test_fuzz_findings_replay(flips_a_bit, tmp_path, capsys, monkeypatch):
-    """A campaign's shrunk finding (here: whatever program holds a negate) replays, and fails."""
+    """A campaign's shrunk finding replays, and fails.  (The backend flips a bit in every program:
+    which ops 5 drawn programs hold depends on what the process drew before, under xdist.)"""
     from conformance.fuzz import Campaign
     monkeypatch.setenv("SHLO_CONFORM_CACHE", str(tmp_path / "cache"))  # its own findings store
     from generators.random_programs import generatable_ops
     ops = [i for i in generatable_ops() if i.mnemonic in ("negate", "add", "multiply", "abs")]
-    campaign = Campaign(FlipsABit(only_in="stablehlo.negate"), str(tmp_path), seed=1, progress=False, max_ops=3,
+    campaign = Campaign(FlipsABit(), str(tmp_path), seed=1, progress=False, max_ops=3,
                         input_sets=1, ops=ops)
     findings = campaign.run(max_programs=5)["findings"]
     assert findings
