@@ -225,9 +225,14 @@ class ClusterCampaign:
         findings: dict = {}
         for shard in self.shards:
             for finding in shard.summary.get("findings", []):
-                findings.setdefault(finding["signature"], dict(finding, shard=shard.index, reproducer=os.path.join(
-                    shard.folder, os.path.relpath(finding["reproducer"], start=_shard_root(finding["reproducer"])))
-                    if finding.get("reproducer") else ""))
+                # a shard also lists what another shard found first (seen in the shared store, with that
+                # shard's reproducer): the finding is the shard's whose unpacked folder holds it
+                here = os.path.join(shard.folder, os.path.relpath(finding["reproducer"], start=_shard_root(
+                    finding["reproducer"]))) if finding.get("reproducer") and shard.folder else ""
+                if os.path.isdir(here):
+                    findings[finding["signature"]] = dict(finding, shard=shard.index, reproducer=here)
+                elif not os.path.isdir(findings.get(finding["signature"], {}).get("reproducer", "")):
+                    findings[finding["signature"]] = dict(finding, shard=shard.index)  # (a path on its worker)
         per_mode: dict = {}  # programs and findings per program mode (fuzz --mode), summed over shards
         for shard in self.shards:
             for mode, counts in shard.summary.get("per_mode", {}).items():
