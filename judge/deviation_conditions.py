@@ -493,10 +493,14 @@ def complex_splat_constant_to_real(op: ir.Op, operands: Sequence, preceding: Seq
 def multiply_operand(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
     """A float add / subtract one of whose operands a multiply computes (a compiler that contracts
     the two into one fused multiply-add rounds the product's sum once, not twice)."""
+    return any(p.name == "stablehlo.multiply" for p in _summand_producers(op, preceding))
+
+
+def _summand_producers(op: ir.Op, preceding: Sequence[ir.Op]) -> list:
+    """The ops that compute an add / subtract's operands (none for any other op)."""
     if op.name not in ("stablehlo.add", "stablehlo.subtract"):
-        return False
-    return any((p := _producer(v, preceding)) is not None and p.name == "stablehlo.multiply"
-               for v in op.operands)
+        return []
+    return [p for v in op.operands if (p := _producer(v, preceding)) is not None]
 
 
 def _folds_to_constant(value, preceding: Sequence[ir.Op]) -> bool:
@@ -1031,22 +1035,15 @@ def contraction_operand(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op
     """A float add / subtract one of whose operands a dot_general or convolution computes (a
     compiler that starts the contraction's accumulator at the other operand -- a bias folded into
     the matrix product -- rounds the sum once per partial sum, not once at the end)."""
-    if op.name not in ("stablehlo.add", "stablehlo.subtract"):
-        return False
-    return any((p := _producer(v, preceding)) is not None and p.name in ("stablehlo.dot_general",
-                                                                          "stablehlo.convolution")
-               for v in op.operands)
+    return any(p.name in ("stablehlo.dot_general", "stablehlo.convolution") for p in _summand_producers(op, preceding))
 
 
 def one_term_contraction_operand(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
     """A float add / subtract one of whose operands a dot_general with one term per element
     computes (every contracting dimension of size 1: the dot is a plain product, which a compiler
     may rewrite as a multiply and contract with the add into one fused multiply-add)."""
-    if op.name not in ("stablehlo.add", "stablehlo.subtract"):
-        return False
-    for v in op.operands:
-        p = _producer(v, preceding)
-        if p is not None and p.name == "stablehlo.dot_general":
+    for p in _summand_producers(op, preceding):
+        if p.name == "stablehlo.dot_general":
             numbers = p.attr("dot_dimension_numbers", {}) or {}
             shape = getattr(p.operands[0].type, "shape", ())
             if all(shape[int(d)] == 1 for d in numbers.get("lhs_contracting_dimensions", ())):

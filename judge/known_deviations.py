@@ -96,30 +96,42 @@ PYTHON_ENTRIES: list[Deviation] = [
 KNOWN_DEVIATIONS: list[Deviation] = load_deviations() + PYTHON_ENTRIES
 
 
-#: known_deviation's answers: reports ask for the same (backend, op, types, status, triggers) many
-#: times, and each answer is a scan of every entry's patterns.  Keyed by the entry list too, which
-#: tests replace.
-_answers: dict = {}
+class _Lookups:
+    """known_deviation's caches: its answers (reports ask for the same backend, op, types, status
+    and triggers many times, and each answer is a scan of patterns) and each backend's entries
+    (most entries name other backends).  Both belong to one entry list: tests replace the list,
+    and the cache keeps the list it was built for (so no other list can take its id)."""
+    def __init__(self, entries: list):
+        self.entries, self.length = entries, len(entries)
+        self.answers: dict = {}
+        self.by_backend: dict = {}
+
+
+_lookups = _Lookups([])
+
+
+def _current_lookups() -> _Lookups:
+    global _lookups
+    if _lookups.entries is not KNOWN_DEVIATIONS or _lookups.length != len(KNOWN_DEVIATIONS):
+        _lookups = _Lookups(KNOWN_DEVIATIONS)
+    return _lookups
 
 
 def known_deviation(backend: str, op: str, dtype: str, status: str, triggers=()) -> Deviation | None:
     """The entry explaining a failure; an entry with a condition (``when``) only when the judge
     found that condition to hold for the failing op (``triggers``, judge/deviation_conditions.py)."""
-    key = (id(KNOWN_DEVIATIONS), len(KNOWN_DEVIATIONS), backend, op, dtype, status, tuple(triggers))
-    if key not in _answers:
-        _answers[key] = _first_entry(backend, op.replace("stablehlo.", ""), dtype, status, key[-1])
-    return _answers[key]
+    lookups = _current_lookups()
+    key = (backend, op, dtype, status, tuple(triggers))
+    if key not in lookups.answers:
+        lookups.answers[key] = _first_entry(lookups, backend, op.replace("stablehlo.", ""), dtype, status, key[-1])
+    return lookups.answers[key]
 
 
-#: each backend's entries, in table order (most entries name other backends: a lookup scans only these)
-_by_backend: dict = {}
-
-
-def _first_entry(backend: str, op: str, dtype: str, status: str, triggers: tuple) -> Deviation | None:
-    key = (id(KNOWN_DEVIATIONS), len(KNOWN_DEVIATIONS), backend)
-    if key not in _by_backend:
-        _by_backend[key] = [d for d in KNOWN_DEVIATIONS if fnmatch.fnmatchcase(backend, d.backend)]
-    for d in _by_backend[key]:
+def _first_entry(lookups: _Lookups, backend: str, op: str, dtype: str, status: str,
+                 triggers: tuple) -> Deviation | None:
+    if backend not in lookups.by_backend:
+        lookups.by_backend[backend] = [d for d in lookups.entries if fnmatch.fnmatchcase(backend, d.backend)]
+    for d in lookups.by_backend[backend]:
         if (status in d.statuses and fnmatch.fnmatchcase(op, d.op) and fnmatch.fnmatchcase(dtype, d.dtypes)
                 and (not d.when or d.when in triggers)):
             return d
