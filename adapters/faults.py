@@ -158,6 +158,31 @@ def _(op, args, results, recompute):
     return [flush_subnormals(x) for x in recompute([flush_subnormals(a) for a in args])]
 
 
+#: Lanes of the vector kernel whose scalar epilogue the tail faults model (AVX2, f32).
+_LANES = 8
+
+
+def _in_vector_tail(x) -> np.ndarray:
+    """True at the elements (row-major) past the last full ``_LANES``-wide vector: a vectorized
+    loop computes them in its scalar / masked epilogue."""
+    n = np.asarray(x).size
+    flat = np.arange(n) >= n - n % _LANES
+    return flat.reshape(np.shape(x))
+
+
+@fault("log-tail-flushes-subnormals", "log", "a vectorized log whose scalar tail loop (the elements past the "
+       "last full 8-lane vector) runs with denormals-are-zero: log of a subnormal there is -inf (XLA CPU's "
+       "f32 log of a tail subnormal is wrong, judge/deviations/xla.toml)")
+def _(op, args, results, recompute):
+    if not _is_float(op):
+        return results
+    tail = _in_vector_tail(args[0])
+    if not tail.any():
+        return results
+    (flushed,) = recompute([flush_subnormals(args[0])])
+    return [np.where(tail, flushed, results[0])]
+
+
 @fault("compare-nan-ordered", "compare", "NE lowered to an ordered compare (fcmp one): NaN != x is false")
 def _(op, args, results, recompute):
     if op.attr("comparison_direction") != "NE" or not getattr(op.operands[0].type.element_type, "is_float", False):
