@@ -14,12 +14,13 @@ from dataclasses import dataclass
 
 from oracle import ir
 
+from .status import Status
 from .verdict import Traits, judge_op
 
 
 @dataclass
 class GridOpVerdict:
-    status: str
+    status: Status
     message: str = ""
     max_ulp: float | None = None
 
@@ -38,11 +39,11 @@ def judge_op_per_process(op: ir.Op, module: ir.Module, inputs: dict, actual: dic
                               masks=masks, bounds=bounds).comparison
         if comparison.max_ulp is not None:
             worst = comparison.max_ulp if worst is None else max(worst, comparison.max_ulp)
-        if comparison.status not in ("pass", "implementation-defined"):
+        if comparison.status not in (Status.PASS, Status.IMPLEMENTATION_DEFINED):
             failures.append((pid, comparison))
     if failures:
         pid, comparison = failures[0]
         return GridOpVerdict(comparison.status, f"{len(failures)} of {len(inputs)} processes differ; process "
                                                 f"{pid}:\n{comparison.message}", worst)
     masked = any(masks_by_process.get(pid) for pid in inputs)
-    return GridOpVerdict("implementation-defined" if masked else "pass", "", worst)
+    return GridOpVerdict(Status.IMPLEMENTATION_DEFINED if masked else Status.PASS, "", worst)

@@ -73,6 +73,7 @@ from oracle.numerics import from_bits, isnan, signbit, ulp_distance
 from oracle.types import ALL_ELEMENT_TYPES, as_element_type
 
 from .known_deviations import Deviation, deviation_for_case
+from .status import Status
 
 __all__ = ["RELATIONS", "SMALL_ULP", "Group", "group_cases", "element_relations", "element_evidence",
            "case_relation", "failure_headline", "normalized", "case_op"]
@@ -89,8 +90,8 @@ _EQUAL = "equal"  # a component that does not differ (complex elements only)
 #: beyond it a result is a wrong value, not a rounding or accuracy slip.
 SMALL_ULP = 16
 #: Statuses that form groups; ``rejected`` groups are not failures (never "new problems").
-GROUPED = ("mismatch", "crash", "timeout", "error", "rejected")
-FAILURES = frozenset(GROUPED) - {"rejected"}
+GROUPED = (Status.MISMATCH, Status.CRASH, Status.TIMEOUT, Status.ERROR, Status.REJECTED)
+FAILURES = frozenset(GROUPED) - {Status.REJECTED}
 HEADLINE_CHARS = 160
 
 
@@ -244,7 +245,7 @@ def normalized(text: str) -> str:
 def failure_headline(case) -> str:
     """The crash site, or the first line of the stderr / message, normalized (module docstring)."""
     lines = [line.strip() for line in (case.message or "").splitlines() if line.strip()]
-    if case.status == "crash":
+    if case.status == Status.CRASH:
         for line in lines:
             site = _SITE.search(line)
             if site:
@@ -321,7 +322,7 @@ class Group:
         the first line of its message."""
         relation = self.relation
         for wanted in (relation, None):
-            for c in self.members if self.status == "mismatch" else ():
+            for c in self.members if self.status == Status.MISMATCH else ():
                 for found, text in element_evidence(c):
                     if wanted in (None, found):
                         return f"{text} ({c.id})"
@@ -367,7 +368,7 @@ def group_cases(backend: str, cases, kind: str = "") -> list[Group]:
             if reads not in looked_up:
                 looked_up[reads] = deviation_for_case(backend, case)
             deviation = looked_up[reads]
-        how = case_relation(case) if case.status == "mismatch" else failure_headline(case)
+        how = case_relation(case) if case.status == Status.MISMATCH else failure_headline(case)
         entry = _entry(deviation) if deviation is not None else {}
         key = f"{case.status} {op}: " + (f"listed deviation {entry['entry']}" if entry else how)
         group = groups.setdefault(key, Group(key, case.status, op, entry))

@@ -16,12 +16,13 @@ from collections import Counter, defaultdict
 from typing import TYPE_CHECKING, Iterable
 
 import oracle
+from judge.status import Status
 
 if TYPE_CHECKING:  # results.py writes the coverage into results.json: no import at run time
     from .results import CaseResult
 
 #: The statuses of a case the backend ran and the judge decided.
-JUDGED = frozenset({"pass", "mismatch", "implementation-defined"})
+JUDGED = frozenset({Status.PASS, Status.MISMATCH, Status.IMPLEMENTATION_DEFINED})
 
 
 def class_names(op: str) -> list[str]:

@@ -34,23 +34,21 @@ from functools import cached_property
 
 from judge.grouping import case_op, group_cases
 from judge.known_deviations import deviation_for_case, stale_deviations
+from judge.status import FAILING, Status
 
 from .coverage import gaps_text, op_coverage
-from .results import STATUS_MEANINGS, CaseResult, read_cases
+from .results import CaseResult, read_cases
 
 #: The verdict of a failing case that a known deviation explains.
-KNOWN = "known-deviation"
-#: Its one-line meaning (the page's legend and the CLI's closing summary).
-KNOWN_MEANING = ("a failure the backend is known to have, listed with its reason in "
-                 "judge/deviations/<backend>.toml (counted apart from new findings)")
+KNOWN = Status.KNOWN_DEVIATION
 #: Verdicts from worst to best: a cell shows its worst case's verdict.
-VERDICTS = ("crash", "timeout", "error", "mismatch", KNOWN, "rejected", "unsupported",
-            "implementation-defined", "pass")
+VERDICTS = (Status.CRASH, Status.TIMEOUT, Status.ERROR, Status.MISMATCH, KNOWN, Status.REJECTED, Status.UNSUPPORTED,
+            Status.IMPLEMENTATION_DEFINED, Status.PASS)
 #: Verdicts that are findings nobody has explained yet.
-UNEXPECTED = frozenset({"crash", "timeout", "error", "mismatch"})
-COLOURS = {"pass": "#3c9a5f", "implementation-defined": "#8fbf6a", "unsupported": "#b9b9b9",
-           "rejected": "#7d8fb3", KNOWN: "#e0a030", "mismatch": "#d9473f", "error": "#a0307a",
-           "timeout": "#8a5a2b", "crash": "#5b1a1a"}
+UNEXPECTED = FAILING
+COLOURS = {Status.PASS: "#3c9a5f", Status.IMPLEMENTATION_DEFINED: "#8fbf6a", Status.UNSUPPORTED: "#b9b9b9",
+           Status.REJECTED: "#7d8fb3", KNOWN: "#e0a030", Status.MISMATCH: "#d9473f", Status.ERROR: "#a0307a",
+           Status.TIMEOUT: "#8a5a2b", Status.CRASH: "#5b1a1a"}
 KIND_TITLES = {"differential": "Differential (drawn one-op programs vs the oracle)",
                "corpus": "Interpreter corpus (official StableHLO tests)",
                "spec-example": "Spec examples (documented values)"}
@@ -66,7 +64,7 @@ def verdict(backend: str, case: CaseResult) -> str:
 
 def worst(verdicts) -> str:
     present = set(verdicts)
-    return next((v for v in VERDICTS if v in present), "pass")
+    return next((v for v in VERDICTS if v in present), Status.PASS)
 
 
 # ----------------------------------------------------------------------- the model
@@ -255,7 +253,7 @@ def _case_html(case: CaseResult, v: str, run: Run, base: str) -> str:
     if case.message:
         parts.append(f"<pre>{_e(case.message)}</pre>")
     parts += [_mismatch_table(case), _inputs_table(case)]
-    if v != "pass":
+    if v != Status.PASS:
         parts.append(_reproduce_html(case, run, base))
     parts.append("</div>")
     return "".join(parts)
@@ -343,7 +341,7 @@ class _Page:
                 self.drills.append(self.drill(run, cell, n))
                 self.drill_of.update(((index, c.id), n) for c, _ in cell.cases)
                 counts = cell.counts
-                good = counts["pass"] + counts["implementation-defined"]
+                good = counts[Status.PASS] + counts[Status.IMPLEMENTATION_DEFINED]
                 title = ", ".join(f"{k} {counts[k]}" for k in VERDICTS if counts[k])
                 cells.append(f'<td class="cell s-{_e(cell.verdict)}" data-status="{_e(cell.verdict)}" '
                              f'data-cases="{len(cell.cases)}" title="{_e(op)} {_e(d)}: {_e(title)}">'
@@ -391,7 +389,7 @@ class _Page:
         rows = []
         for index, run in enumerate(self.runs):
             for g in run.groups:
-                v = g.status if g.new or g.status == "rejected" else KNOWN
+                v = g.status if g.new or g.status == Status.REJECTED else KNOWN
                 how = _e(g.relation) if not g.deviation else (
                     f"{_e(g.relation)}<br><span class=dim>{_e(g.deviation['reason'])}</span>")
                 links = ", ".join(f'<a href="#{_cell_id(self.drill_of[index, c.id])}">{_e(c.id)}</a>'
@@ -457,9 +455,8 @@ class _Page:
                           f"{' (' + _e(os.path.relpath(r.path, self.base)) + ')' if r.path and self.base else ''}"
                           f"{' <b>INCOMPLETE: the run was stopped before its end</b>' if r.meta.get('complete') is False else ''}"
                           "</li>" for r in self.runs)
-        meanings = dict(STATUS_MEANINGS, **{KNOWN: KNOWN_MEANING})
-        legend = "<dl id=legend>" + "".join(f'<dt><span class="chip s-{v}">{v}</span></dt><dd>{_e(meanings[v])}</dd>'
-                                            for v in VERDICTS if v in meanings) + "</dl>"
+        legend = "<dl id=legend>" + "".join(f'<dt><span class="chip s-{v}">{v}</span></dt><dd>{_e(v.meaning)}</dd>'
+                                            for v in VERDICTS) + "</dl>"
         return _TEMPLATE.format(
             title=_e(self.title), css=_CSS + "".join(f".s-{k}{{background:{c};color:#fff}}" for k, c in COLOURS.items()),
             js=_JS, sources=sources, summary=self.summary(), legend=legend, status_options=status_options,

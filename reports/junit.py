@@ -23,9 +23,10 @@ import re
 import xml.etree.ElementTree as ET
 
 from judge.known_deviations import deviation_for_case
+from judge.status import Status
 from .results import atomic_write_text
 
-_FAILURE, _ERROR = {"mismatch"}, {"crash", "timeout", "error"}
+_FAILURE, _ERROR = {Status.MISMATCH}, {Status.CRASH, Status.TIMEOUT, Status.ERROR}
 _NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # characters XML 1.0 cannot hold (stderr tails)
 
 
@@ -52,10 +53,10 @@ def _add_case(suite: ET.Element, backend: str, kind: str, case, counts: dict, pr
             counts["errors"] += 1
         el.text = _text(case.message) + (f"\nreproducer: {case.reproducer}" if case.reproducer and kind == "differential"
                                   else "")
-    elif case.status in ("rejected", "unsupported"):
+    elif case.status in (Status.REJECTED, Status.UNSUPPORTED):
         ET.SubElement(tc, "skipped", type=case.status, message=summary)
         counts["skipped"] += 1
-    if case.status == "implementation-defined":
+    if case.status == Status.IMPLEMENTATION_DEFINED:
         ET.SubElement(tc, "system-out").text = _text(case.message)
 
 

@@ -34,25 +34,13 @@ from typing import Iterable
 
 from judge.grouping import group_cases
 from judge.known_deviations import deviation_for_case, recorded
+from judge.status import CASE_STATUSES, COMPARED, FAILING, Status, case_status
 from oracle.errors import BadInputFile
 from .coverage import op_coverage
 
-#: Every status a case can end in. ``unsupported`` = the oracle does not implement it yet.
-STATUSES = ("pass", "mismatch", "implementation-defined", "rejected", "unsupported", "crash", "timeout", "error")
-#: Statuses that make ``shlo-conform`` exit with 1 (unless ``--expect-known`` and a listed deviation explains it).
-FAILING = frozenset({"mismatch", "crash", "timeout", "error"})
-#: What each status means, in one line (the CLI's closing summary and the HTML page show these).
-STATUS_MEANINGS = {
-    "pass": "the backend's results equal the oracle's (within the op's documented tolerance)",
-    "mismatch": "the backend ran the program but some result differs from the oracle's beyond the tolerance",
-    "implementation-defined": "passed; some elements were not compared because the spec leaves their value "
-                              "to the implementation",
-    "rejected": "the backend refused the program (an op or element type it does not take): not a failure",
-    "unsupported": "the oracle does not implement something the program uses yet: not a failure",
-    "crash": "the backend's process died (abort, segfault, ...) running the program",
-    "timeout": "the backend gave no answer within --timeout seconds",
-    "error": "the backend raised at run time, or the suite itself failed (the message says which)",
-}
+#: Every status a case can end in (judge/status.py). ``unsupported`` = the oracle does not implement it yet.
+STATUSES = CASE_STATUSES
+#: What each status means: ``Status.meaning`` (judge/status.py).
 
 
 @dataclass
@@ -60,7 +48,7 @@ class CaseResult:
     id: str
     ops: list[str]
     dtypes: list[str]
-    status: str
+    status: Status
     file: str = ""
     max_ulp: float | None = None
     message: str = ""
@@ -85,8 +73,7 @@ class CaseResult:
     deviation: dict | None = None
 
     def __post_init__(self):
-        if self.status not in STATUSES:
-            raise ValueError(f"unknown status {self.status!r}")
+        self.status = case_status(self.status)
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -187,7 +174,7 @@ def atomic_write_text(path: str, text: str) -> None:
 def elements_compared(cases: Iterable[CaseResult]) -> dict:
     """How much the compared cases looked at: their number and the median / minimum / maximum
     count of elements compared per case (issue 15: tiny shapes hide tiling bugs)."""
-    counts = sorted((c.counts or {}).get("compared", 0) for c in cases if c.status in ("pass", "mismatch"))
+    counts = sorted((c.counts or {}).get("compared", 0) for c in cases if c.status in COMPARED)
     if not counts:
         return {"cases": 0}
     mid = len(counts) // 2
@@ -314,6 +301,11 @@ def read_cases(path: str) -> tuple[dict, list[CaseResult]]:
     doc = read_results(path)
     cases = []
     for i, c in enumerate(doc["cases"]):
+        if isinstance(c, dict) and isinstance(c.get("status"), str):
+            try:  # a status this suite never writes: one line naming the case and the status
+                case_status(c["status"])
+            except ValueError as e:
+                raise BadInputFile(f"{path}: case #{i} ({c.get('id', '?')}): {e}") from None
         try:
             cases.append(CaseResult.from_json(c))
         except (TypeError, ValueError, AttributeError) as e:

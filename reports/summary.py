@@ -15,8 +15,8 @@ from __future__ import annotations
 from judge.grouping import FAILURES, Group, group_cases
 
 from .coverage import coverage_text, op_coverage
-from .html import KNOWN, KNOWN_MEANING, verdict
-from .results import FAILING, STATUS_MEANINGS, STATUSES
+from .html import KNOWN, verdict
+from .results import FAILING, STATUSES
 
 #: Column order of the table: the statuses, with listed deviations after the failures.
 COLUMNS = (*STATUSES, KNOWN)
@@ -64,10 +64,9 @@ def status_table(title: str, backend: str, results, *, op_of=None) -> str:
 
 def legend(present) -> str:
     """What each status that occurred means, one line each."""
-    meanings = dict(STATUS_MEANINGS, **{KNOWN: KNOWN_MEANING})
-    width = max(len(s) for s in meanings)
+    width = max(len(s) for s in COLUMNS)
     return "\n".join(["\nWhat the statuses mean:"] +
-                     [f"  {s:<{width}}  {meanings[s]}" for s in COLUMNS if s in present])
+                     [f"  {s:<{width}}  {s.meaning}" for s in COLUMNS if s in present])
 
 
 def _listed(items: list[str], shown: int, sep: str) -> str:
