@@ -16,7 +16,7 @@ oracle run in worker subprocesses started on first use.
 
 from __future__ import annotations
 
-from .base import STATUSES, Backend, RunResult
+from .base import STATUSES, Backend, RunResult, RunStatus
 
 #: The backends built in (plug-ins: ``plugins.plugin_names()``; ``cmd:...`` is open-ended).
 BACKEND_NAMES = ("oracle", "xla", "xla-fast", "xla-folded", "xla-gpu", "stablehlo-ref", "iree-llvm-cpu", "iree-vmvx",
@@ -70,4 +70,4 @@ def get_backend(name: str, **kwargs) -> Backend:
                      f"or cmd:'RUNNER {{program}} {{inputs}} {{outputs}}'")
 
 
-__all__ = ["BACKEND_NAMES", "STATUSES", "Backend", "RunResult", "all_backend_names", "get_backend"]
+__all__ = ["BACKEND_NAMES", "STATUSES", "Backend", "RunResult", "RunStatus", "all_backend_names", "get_backend"]

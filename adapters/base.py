@@ -10,6 +10,7 @@ import jaxlib lazily and are meant to run inside worker processes (adapters/work
 
 from __future__ import annotations
 
+import enum
 import json
 import struct
 from dataclasses import dataclass
@@ -20,19 +21,23 @@ import numpy as np
 from oracle.registry import all_ops
 from oracle.types import ALL_ELEMENT_TYPES
 
-#: Every status a RunResult can carry.
-#:  ok          outputs holds the results
-#:  rejected    the backend refused the program before running it (compile/parse error, type it cannot take)
-#:  crash       the worker process died (abort, segfault, SIGFPE, ...); message names the signal + stderr tail
-#:  timeout     no answer within the time limit; the worker was killed
-#:  error       the backend raised at run time
-#:  unsupported the oracle does not implement something the program uses
-STATUSES = ("ok", "rejected", "crash", "timeout", "error", "unsupported")
+class RunStatus(enum.StrEnum):
+    """Every status a RunResult can carry.  Each but ``ok`` is the case status of the same name
+    (judge/status.py ``Status``, which the adapters, beside the judge, cannot import)."""
+    OK = "ok"                     # outputs holds the results
+    REJECTED = "rejected"         # the backend refused the program before running it (compile/parse error, type)
+    CRASH = "crash"               # the worker process died (abort, segfault, SIGFPE, ...); message: signal + stderr
+    TIMEOUT = "timeout"           # no answer within the time limit; the worker was killed
+    ERROR = "error"               # the backend raised at run time
+    UNSUPPORTED = "unsupported"   # the oracle does not implement something the program uses
+
+
+STATUSES = tuple(RunStatus)
 
 
 @dataclass
 class RunResult:
-    status: str
+    status: RunStatus
     outputs: list[np.ndarray] | None
     message: str = ""
     seconds: float = 0.0  # wall time seen by the caller (worker IPC included; compile included for the first set)
@@ -40,7 +45,7 @@ class RunResult:
 
     @property
     def ok(self) -> bool:
-        return self.status == "ok"
+        return self.status == RunStatus.OK
 
     def __repr__(self) -> str:
         outs = "None" if self.outputs is None else "[" + ", ".join(
@@ -281,7 +286,7 @@ def call_text(callee: str, args: list[str], arg_types: list[str], result_types: 
 @dataclass
 class GridResult:
     """The result of running a program on a process grid: one output list per process."""
-    status: str
+    status: RunStatus
     outputs: dict | None  # {(replica_id, partition_id): [np.ndarray, ...]}
     message: str = ""
     seconds: float = 0.0
@@ -343,11 +348,11 @@ def run_grid_flat(backend, program: str, inputs: dict, num_replicas: int, num_pa
     try:
         text = grid_program(program, num_replicas, num_partitions)
     except Rejected as e:
-        return GridResult("rejected", None, str(e))
+        return GridResult(RunStatus.REJECTED, None, str(e))
     flat = [x for pid in pids for x in inputs[pid]]
     result = backend.run(text, flat, timeout=timeout)
     if not result.ok:
         return GridResult(result.status, None, result.message, result.seconds)
     n = len(result.outputs) // len(pids)
-    return GridResult("ok", {pid: result.outputs[i * n:(i + 1) * n] for i, pid in enumerate(pids)}, "",
+    return GridResult(RunStatus.OK, {pid: result.outputs[i * n:(i + 1) * n] for i, pid in enumerate(pids)}, "",
                       result.seconds)

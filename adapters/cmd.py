@@ -39,7 +39,7 @@ import numpy as np
 
 from oracle.arrays import load_arrays, save_arrays
 
-from .base import RunResult
+from .base import RunResult, RunStatus
 
 EXIT_REJECTED, EXIT_ERROR = 3, 4
 PLACEHOLDERS = ("{program}", "{inputs}", "{outputs}")
@@ -94,7 +94,7 @@ class CmdBackend:
         try:
             save_arrays(os.path.join(folder, "inputs.npz"), list(inputs))
         except Exception as e:
-            return RunResult("error", None, f"adapter: cannot write the inputs: {type(e).__name__}: {e}")
+            return RunResult(RunStatus.ERROR, None, f"adapter: cannot write the inputs: {type(e).__name__}: {e}")
         env = dict(os.environ, **self.env)
         t0 = time.perf_counter()
         proc = subprocess.Popen(["/bin/sh", "-c", self._command(folder)], env=env,
@@ -105,7 +105,7 @@ class CmdBackend:
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
-            return RunResult("timeout", None, f"no exit within {timeout} s; runner killed", time.perf_counter() - t0)
+            return RunResult(RunStatus.TIMEOUT, None, f"no exit within {timeout} s; runner killed", time.perf_counter() - t0)
         seconds = time.perf_counter() - t0
         code = proc.returncode
         message = _tail((err or b"").decode("utf-8", "replace") or (out or b"").decode("utf-8", "replace"))
@@ -113,13 +113,13 @@ class CmdBackend:
             try:
                 outputs = load_arrays(outputs_path)
             except Exception as e:
-                return RunResult("error", None, f"runner exited 0 but {outputs_path} is unreadable: "
+                return RunResult(RunStatus.ERROR, None, f"runner exited 0 but {outputs_path} is unreadable: "
                                                 f"{type(e).__name__}: {e}", seconds)
-            return RunResult("ok", outputs, "", seconds)
+            return RunResult(RunStatus.OK, outputs, "", seconds)
         if code == EXIT_REJECTED:
-            return RunResult("rejected", None, message, seconds)
+            return RunResult(RunStatus.REJECTED, None, message, seconds)
         if code == EXIT_ERROR:
-            return RunResult("error", None, message, seconds)
+            return RunResult(RunStatus.ERROR, None, message, seconds)
         if code < 0 or code > 128:  # the shell reports a signal as 128 + n
             n = -code if code < 0 else code - 128
             try:
@@ -128,7 +128,7 @@ class CmdBackend:
                 how = f"exit status {code}"
         else:
             how = f"exit status {code}"
-        return RunResult("crash", None, f"runner {how}" + (f"; stderr:\n{message}" if message else ""), seconds)
+        return RunResult(RunStatus.CRASH, None, f"runner {how}" + (f"; stderr:\n{message}" if message else ""), seconds)
 
     def close(self) -> None:
         pass

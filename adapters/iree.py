@@ -44,7 +44,7 @@ import signal
 
 import numpy as np
 
-from .base import Rejected, main_signature, parse_mlir
+from .base import Rejected, RunStatus, main_signature, parse_mlir
 from .batch import LeftOut, compile_batch, first_occurrences, may_share_a_module
 from .worker import WorkerBackend, execute_each
 from .xla import Signature
@@ -237,7 +237,7 @@ class IreeEngine:
             for k, (name, types) in batch.entries.items():
                 problem = _boundary_problem(*types)
                 if problem:
-                    left_out[k] = LeftOut("rejected", problem)
+                    left_out[k] = LeftOut(RunStatus.REJECTED, problem)
                 else:
                     handles[k] = self._entry(module, context, name, *types)
         return handles, left_out, same_as

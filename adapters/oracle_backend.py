@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from .base import GridResult, RunResult
+from .base import GridResult, RunResult, RunStatus
 
 
 class OracleBackend:
@@ -67,8 +67,8 @@ class OracleBackend:
             _, evaluate = self._api()
             module = self._module(program)
         except Exception as e:
-            status = "unsupported" if self._is(e, "Unsupported") else (
-                "rejected" if self._is(e, "MlirError") else "error")
+            status = RunStatus.UNSUPPORTED if self._is(e, "Unsupported") else (
+                RunStatus.REJECTED if self._is(e, "MlirError") else RunStatus.ERROR)
             r = RunResult(status, None, f"{type(e).__name__}: {e}", time.perf_counter() - t0)
             return [r] + [RunResult(r.status, None, r.message) for _ in input_sets[1:]]
         results = []
@@ -77,9 +77,9 @@ class OracleBackend:
             try:
                 outputs = evaluate(module, list(inputs))
                 dt = time.perf_counter() - t
-                results.append(RunResult("ok", [np.asarray(o) for o in outputs], "", dt, dt))
+                results.append(RunResult(RunStatus.OK, [np.asarray(o) for o in outputs], "", dt, dt))
             except Exception as e:
-                status = "unsupported" if self._is(e, "Unsupported") else "error"
+                status = RunStatus.UNSUPPORTED if self._is(e, "Unsupported") else RunStatus.ERROR
                 results.append(RunResult(status, None, f"{type(e).__name__}: {e}", time.perf_counter() - t))
         return results
 
@@ -92,10 +92,10 @@ class OracleBackend:
             outputs = evaluate_parallel(self._module(program), inputs, num_replicas=num_replicas,
                                         num_partitions=num_partitions, timeout=timeout)
         except Exception as e:
-            status = "unsupported" if self._is(e, "Unsupported") else (
-                "rejected" if self._is(e, "MlirError") else "error")
+            status = RunStatus.UNSUPPORTED if self._is(e, "Unsupported") else (
+                RunStatus.REJECTED if self._is(e, "MlirError") else RunStatus.ERROR)
             return GridResult(status, None, f"{type(e).__name__}: {e}", time.perf_counter() - t0)
-        return GridResult("ok", outputs, "", time.perf_counter() - t0)
+        return GridResult(RunStatus.OK, outputs, "", time.perf_counter() - t0)
 
     def close(self) -> None:
         self._parsed.clear()

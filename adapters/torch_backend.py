@@ -35,7 +35,7 @@ import re
 
 import numpy as np
 
-from .base import Rejected
+from .base import Rejected, RunStatus
 from .batch import LeftOut, first_occurrences, in_rounds, may_share_a_module
 from .worker import WorkerBackend
 
@@ -164,7 +164,7 @@ class TorchEngine:
                 preps[k] = self._lowered(programs[k])
                 graphs[k] = self._traced(preps[k])
             except Rejected as e:  # what prepare() says of it alone
-                left_out[k] = LeftOut("rejected", str(e))
+                left_out[k] = LeftOut(RunStatus.REJECTED, str(e))
             except Exception:
                 left_out[k] = LeftOut("alone")
             if k in left_out:
@@ -199,9 +199,9 @@ class TorchEngine:
             for prep in preps.values():
                 mine, start = outputs[start:start + len(prep.result_types)], start + len(prep.result_types)
                 try:
-                    answers.append(("ok", "", [to_numpy(o, element_of(t)) for o, t in zip(mine, prep.result_types)]))
+                    answers.append((RunStatus.OK, "", [to_numpy(o, element_of(t)) for o, t in zip(mine, prep.result_types)]))
                 except Exception as e:  # the message execute() gives through the worker
-                    answers.append(("error", f"{type(e).__name__}: {e}", []))
+                    answers.append((RunStatus.ERROR, f"{type(e).__name__}: {e}", []))
             return answers
 
         answers = in_rounds(same_as, list(preps), run_once)

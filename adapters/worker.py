@@ -45,7 +45,7 @@ import time
 import traceback
 from collections import OrderedDict
 
-from .base import Rejected, decode_payload, encode_message, split_arrays
+from .base import Rejected, RunStatus, decode_payload, encode_message, split_arrays
 from .stablehlo_ref import RefEngine
 from .worker_client import REPO_ROOT
 from .worker_client import WorkerBackend  # noqa: F401  (adapters/iree.py and torch_backend.py import it from here)
@@ -186,27 +186,27 @@ def worker_main(name: str) -> int:
             _serve_batch(chan, engine, header, arrays)
             continue
         if op != "run":
-            chan.send({"kind": "compiled", "status": "rejected", "message": f"worker: unknown op {op!r}"})
+            chan.send({"kind": "compiled", "status": RunStatus.REJECTED, "message": f"worker: unknown op {op!r}"})
             continue
         program = header["program"]
         entry = cache.get(program)
         t_prepare = time.perf_counter()
         if entry is None:
             try:
-                entry = ("ok", engine.prepare(program))
+                entry = (RunStatus.OK, engine.prepare(program))
             except Rejected as e:
-                entry = ("rejected", str(e))
+                entry = (RunStatus.REJECTED, str(e))
             except Exception as e:
-                entry = ("rejected", f"{type(e).__name__}: {e}")
+                entry = (RunStatus.REJECTED, f"{type(e).__name__}: {e}")
             cache[program] = entry
             while len(cache) > 64:
                 cache.popitem(last=False)
         else:
             cache.move_to_end(program)
-        if entry[0] != "ok":
-            chan.send({"kind": "compiled", "status": "rejected", "message": entry[1]})
+        if entry[0] != RunStatus.OK:
+            chan.send({"kind": "compiled", "status": RunStatus.REJECTED, "message": entry[1]})
             continue
-        chan.send({"kind": "compiled", "status": "ok", "message": "",
+        chan.send({"kind": "compiled", "status": RunStatus.OK, "message": "",
                    "seconds": time.perf_counter() - t_prepare})
         handle = entry[1]
         for inputs in split_arrays(arrays, header["counts"]):
@@ -220,11 +220,11 @@ def execute_answer(engine, handle, inputs) -> tuple[str, str, list]:
     """(status, message, outputs) of ``engine.execute(handle, inputs)``: what a worker answers
     for one input set (Rejected: "rejected"; any other exception: "error")."""
     try:
-        return "ok", "", engine.execute(handle, inputs)
+        return RunStatus.OK, "", engine.execute(handle, inputs)
     except Rejected as e:
-        return "rejected", str(e), []
+        return RunStatus.REJECTED, str(e), []
     except Exception as e:
-        return "error", f"{type(e).__name__}: {e}", []
+        return RunStatus.ERROR, f"{type(e).__name__}: {e}", []
 
 
 def execute_each(engine, handles: dict, left_out: dict, same_as: list[int], input_sets) -> list[tuple]:
@@ -248,7 +248,7 @@ def _serve_batch(chan, engine, header: dict, arrays) -> None:
     except Exception as e:
         chan.send({"kind": "batch", "status": "failed", "message": f"{type(e).__name__}: {e}"})
         return
-    chan.send({"kind": "batch", "status": "ok", "seconds": time.perf_counter() - started,
+    chan.send({"kind": "batch", "status": RunStatus.OK, "seconds": time.perf_counter() - started,
                "cases": [{"status": s, "message": m, "outputs": len(o)} for s, m, o in answers]},
               [a for _, _, o in answers for a in o])
 

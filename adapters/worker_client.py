@@ -28,7 +28,7 @@ import weakref
 
 import numpy as np
 
-from .base import RunResult, decode_payload, encode_message
+from .base import RunResult, RunStatus, decode_payload, encode_message
 from .batch import likeness
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -325,13 +325,13 @@ class WorkerClient:
                             raise TypeError(f"inputs must be numpy arrays, got {type(a).__name__}")
                 self.start()
             except TypeError as e:
-                return self._fill(results, i, RunResult("error", None, f"adapter: {e}"))
+                return self._fill(results, i, RunResult(RunStatus.ERROR, None, f"adapter: {e}"))
             except _Died as e:
-                return self._fill(results, i, RunResult("crash", None, str(e)))
+                return self._fill(results, i, RunResult(RunStatus.CRASH, None, str(e)))
             except _TimedOut as e:
-                return self._fill(results, i, RunResult("timeout", None, str(e)))
+                return self._fill(results, i, RunResult(RunStatus.TIMEOUT, None, str(e)))
             if self.unavailable is not None:
-                return self._fill(results, i, RunResult("error", None, f"{self.backend} unavailable: {self.unavailable}"))
+                return self._fill(results, i, RunResult(RunStatus.ERROR, None, f"{self.backend} unavailable: {self.unavailable}"))
             self._set_mark()
             rest = input_sets[i:]
             try:
@@ -339,7 +339,7 @@ class WorkerClient:
                            [a for s in rest for a in s], time.monotonic() + timeout)
                 header, _ = self._read(time.monotonic() + timeout)
             except _Died:
-                r = RunResult("crash", None, self._death_message("crashed while compiling"),
+                r = RunResult(RunStatus.CRASH, None, self._death_message("crashed while compiling"),
                               time.perf_counter() - t_start)
                 self._reap()
                 self.restarts += 1
@@ -350,10 +350,10 @@ class WorkerClient:
                 self.kill()
                 self.restarts += 1
                 return self._fill(results, i, RunResult(
-                    "timeout", None, f"no answer within {timeout} s (compiling); worker killed",
+                    RunStatus.TIMEOUT, None, f"no answer within {timeout} s (compiling); worker killed",
                     time.perf_counter() - t_start))
-            if header.get("status") != "ok":
-                return self._fill(results, i, RunResult("rejected", None, header.get("message", ""),
+            if header.get("status") != RunStatus.OK:
+                return self._fill(results, i, RunResult(RunStatus.REJECTED, None, header.get("message", ""),
                                                         time.perf_counter() - t_start))
             prepare_seconds = header.get("seconds", 0.0)
             t_prev = t_start
@@ -361,22 +361,22 @@ class WorkerClient:
                 try:
                     header, outputs = self._read(time.monotonic() + timeout)
                 except _Died:
-                    results[i] = RunResult("crash", None, self._death_message("crashed while running"),
+                    results[i] = RunResult(RunStatus.CRASH, None, self._death_message("crashed while running"),
                                            time.perf_counter() - t_prev)
                     self._reap()
                     self.restarts += 1
                     i += 1
                     break
                 except _TimedOut:
-                    results[i] = RunResult("timeout", None, f"no answer within {timeout} s; worker killed",
+                    results[i] = RunResult(RunStatus.TIMEOUT, None, f"no answer within {timeout} s; worker killed",
                                            time.perf_counter() - t_prev)
                     self.kill()
                     self.restarts += 1
                     i += 1
                     break
                 now = time.perf_counter()
-                status = header.get("status", "error")
-                results[i] = RunResult(status, outputs if status == "ok" else None,
+                status = header.get("status", RunStatus.ERROR)
+                results[i] = RunResult(status, outputs if status == RunStatus.OK else None,
                                        header.get("message", ""), now - t_prev,
                                        header.get("seconds", 0.0) + prepare_seconds)
                 prepare_seconds = 0.0
@@ -392,13 +392,13 @@ class WorkerClient:
         with self._lock:
             started = time.perf_counter()
             if any(not isinstance(a, np.ndarray) for s in input_sets for a in s):
-                return None, "error"
+                return None, RunStatus.ERROR
             try:
                 self.start()
             except (_Died, _TimedOut):
-                return None, "crash"
+                return None, RunStatus.CRASH
             if self.unavailable is not None:
-                return None, "error"
+                return None, RunStatus.ERROR
             self._set_mark()
             try:
                 self._send({"op": "batch", "programs": list(programs), "counts": [len(s) for s in input_sets]},
@@ -407,19 +407,19 @@ class WorkerClient:
             except _Died:
                 self._reap()
                 self.restarts += 1
-                return None, "crash"
+                return None, RunStatus.CRASH
             except _TimedOut:
                 self.kill()
                 self.restarts += 1
-                return None, "timeout"
-            if header.get("status") != "ok":
+                return None, RunStatus.TIMEOUT
+            if header.get("status") != RunStatus.OK:
                 self.last_batch_failure = header.get("message", "")
-                return None, "rejected"
+                return None, RunStatus.REJECTED
             share = (time.perf_counter() - started) / len(programs)  # the compile is shared: an even split
             inside = header.get("seconds", 0.0) / len(programs)
             results, pos = [], 0
             for case in header["cases"]:
-                ok = case["status"] == "ok"
+                ok = case["status"] == RunStatus.OK
                 results.append(RunResult(case["status"], arrays[pos:pos + case["outputs"]] if ok else None,
                                          case["message"], share, inside))
                 pos += case["outputs"]
@@ -535,7 +535,7 @@ class WorkerBackend:
         (adapters.batch.likeness) stay out of later batches, where they would be refused too
         and cost each batch another compile."""
         result = self._single(program, inputs, timeout)
-        if result.status == "rejected" and likeness(program):
+        if result.status == RunStatus.REJECTED and likeness(program):
             self._refused.add(likeness(program))
         return result
 
@@ -554,7 +554,7 @@ class WorkerBackend:
             return
         self._count("failed_batches")
         self.batch_failures.append(f"{failure}: {getattr(client, 'last_batch_failure', '')}"[:300])
-        if failure in ("crash", "timeout"):
+        if failure in (RunStatus.CRASH, RunStatus.TIMEOUT):
             for i in indices:
                 results[i] = self._isolated(programs[i], input_sets[i], timeout)
             return

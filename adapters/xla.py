@@ -26,7 +26,7 @@ import numpy as np
 
 from oracle.literals import format_dense
 
-from .base import (Rejected, call_text, expected_dtype, grid_of, main_signature, mlir_context, parse_mlir,
+from .base import (Rejected, RunStatus, call_text, expected_dtype, grid_of, main_signature, mlir_context, parse_mlir,
                    run_grid_flat, run_stablehlo_passes, wrap_main)
 from .batch import LeftOut, compile_batch, first_occurrences, in_rounds, may_share_a_module
 from .worker_client import WorkerBackend
@@ -274,9 +274,9 @@ class XlaEngine:
             try:  # refused here, a program alone is refused with the same message (prepare)
                 lowered[k] = lower_quantized(programs[k])
             except Rejected as e:
-                left_out[k] = LeftOut("rejected", str(e))
+                left_out[k] = LeftOut(RunStatus.REJECTED, str(e))
             except Exception as e:
-                left_out[k] = LeftOut("rejected", f"{type(e).__name__}: {e}")
+                left_out[k] = LeftOut(RunStatus.REJECTED, f"{type(e).__name__}: {e}")
         batch = compile_batch({k: lowered.get(k, programs[k]) for k in sorted(set(same_as))}, self._compile,
                               left_out=left_out)
         return batch, same_as
@@ -302,9 +302,9 @@ class XlaEngine:
                 mine, start = outputs[start:start + count], start + count
                 try:
                     signature.check_outputs(mine)
-                    answers.append(("ok", "", mine))
+                    answers.append((RunStatus.OK, "", mine))
                 except RuntimeError as e:  # the message execute() gives through the worker
-                    answers.append(("error", f"{type(e).__name__}: {e}", []))
+                    answers.append((RunStatus.ERROR, f"{type(e).__name__}: {e}", []))
             return answers
 
         answers = in_rounds(same_as, list(signatures), run_once)
