@@ -1207,3 +1207,32 @@ CONDITIONS["complex_component_ratio_0_58_to_0_67"] = complex_component_ratio_0_5
 
 
 CONDITIONS["scatter_negative_start_index"] = scatter_negative_start_index
+
+
+# --- conditions of the 10-minute mixed fuzz campaigns' triage (issue 24, h2) -------------------
+
+def broadcast_product_operand(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
+    """A float add / subtract one of whose operands is a broadcast of a multiply's product (a
+    compiler that fuses the broadcast into the sum may contract the product and the sum into one
+    fused multiply-add, as multiply_operand without the broadcast)."""
+    broadcasts = [p for p in _summand_producers(op, preceding)
+                  if p.name in ("stablehlo.broadcast_in_dim", "stablehlo.broadcast")]
+    return any((q := _producer(b.operands[0], preceding)) is not None and q.name == "stablehlo.multiply"
+               for b in broadcasts)
+
+
+def constant_bound_of_a_product_sum(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
+    """A maximum / minimum / select between a value the constant folder knows and an add / subtract
+    that a multiply (or a dot_general with one term per element) feeds: a relu or a clamp of
+    x * y + z (a compiler that fuses the three may contract the product and the sum into one fused
+    multiply-add there, even where the sum returned on its own is rounded twice)."""
+    if op.name not in ("stablehlo.maximum", "stablehlo.minimum", "stablehlo.select"):
+        return False
+    sums = [p for v in op.operands if (p := _producer(v, preceding)) is not None
+            and (multiply_operand(p, (), preceding) or one_term_contraction_operand(p, (), preceding))]
+    return bool(sums) and any(_folds_to_constant(v, preceding) for v in op.operands)
+
+
+CONDITIONS["broadcast_product_operand"] = broadcast_product_operand
+CONDITIONS["constant_bound_of_a_product_sum"] = constant_bound_of_a_product_sum
+PROGRAM_CONDITIONS = PROGRAM_CONDITIONS | {"broadcast_product_operand", "constant_bound_of_a_product_sum"}
