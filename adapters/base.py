@@ -74,6 +74,15 @@ class Backend(Protocol):
     # set_jobs(n): n threads may call the backend at once.
 
 
+def backend_version(backend) -> str:
+    """The backend's ``version`` if it has one, else what ``available()`` says about itself."""
+    version = getattr(backend, "version", None)
+    if not isinstance(version, str) or not version:
+        ok, version = backend.available()
+        version = version if ok else "unavailable"
+    return version
+
+
 def run_batch(backend, programs: list[str], input_sets: list[list[np.ndarray]],
               timeout: float = 60) -> list[RunResult]:
     """One RunResult per (program, input set): ``backend.run_batch`` where the backend has one

@@ -28,8 +28,9 @@ import weakref
 
 import numpy as np
 
-from .base import RunResult, RunStatus, decode_payload, encode_message
+from .base import RunResult, RunStatus, backend_version, decode_payload, encode_message
 from .batch import likeness
+from .refusal_profile import RefusalProfile
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -464,7 +465,7 @@ class WorkerBackend:
         self.batch_stats = {"batches": 0, "batched_cases": 0, "failed_batches": 0, "single_runs": 0}
         self._stats_lock = threading.Lock()
         self.batch_failures: list[str] = []  # why batches failed (for benchmarks and debugging)
-        self._refused: set[frozenset] = set()  # likeness of the batched programs refused alone
+        self._refusals: RefusalProfile | None = None  # likenesses refused alone (``refusals``)
 
     def set_jobs(self, jobs: int) -> None:
         """Allow ``jobs`` concurrent callers (threads), one worker process each."""
@@ -503,6 +504,15 @@ class WorkerBackend:
         """May this program share a compiled module with others? (no, unless a subclass says)"""
         return False
 
+    @property
+    def refusals(self) -> RefusalProfile:
+        """The likenesses of programs the compiler refused alone, this run's and remembered ones
+        (adapters/refusal_profile.py): programs alike are compiled alone, never in a batch."""
+        with self._stats_lock:  # (batches run on several threads)
+            if self._refusals is None:
+                self._refusals = RefusalProfile(self.name, backend_version(self))
+            return self._refusals
+
     def run_batch(self, programs: list[str], input_sets: list[list[np.ndarray]],
                   timeout: float = 60) -> list[RunResult]:
         """One RunResult per (program, input set), the same as ``run`` gives for each alone.
@@ -514,7 +524,7 @@ class WorkerBackend:
         results: list[RunResult | None] = [None] * len(programs)
         batched = []
         for i, program in enumerate(programs):
-            if self.batch_size > 1 and self.batchable(program) and likeness(program) not in self._refused:
+            if self.batch_size > 1 and self.batchable(program) and likeness(program) not in self.refusals:
                 batched.append(i)
             else:
                 results[i] = self._single(program, input_sets[i], timeout)
@@ -532,11 +542,11 @@ class WorkerBackend:
 
     def _isolated(self, program, inputs, timeout) -> RunResult:
         """A case of a batch, run alone: when it is refused, the programs made alike
-        (adapters.batch.likeness) stay out of later batches, where they would be refused too
-        and cost each batch another compile."""
+        (adapters.batch.likeness) stay out of later batches, in this run and later ones
+        (``refusals``), where they would be refused too and cost each batch another compile."""
         result = self._single(program, inputs, timeout)
         if result.status == RunStatus.REJECTED and likeness(program):
-            self._refused.add(likeness(program))
+            self.refusals.add(likeness(program))
         return result
 
     def _run_isolating(self, indices, programs, input_sets, timeout, results) -> None:
