@@ -23,7 +23,9 @@ import time
 import numpy as np
 
 from judge.grouping import group_cases
+from adapters.base import STATUSES, RunStatus
 from judge.known_deviations import deviation_for_case, stale_deviations
+from judge.status import Status
 from judge.verdict import Traits, judge_program, oracle_run
 from oracle.mlir_text import parse_module
 from reports.coverage import coverage_gaps, coverage_text, gaps_text, op_coverage
@@ -89,19 +91,19 @@ def run_spec_examples(backend, ops=None, timeout: float = 60.0) -> list[CaseResu
         base = dict(id=f"spec:{ex.id}", ops=[f"stablehlo.{ex.op}"], dtypes=_result_types(ex.result_types) or ["none"],
                     reproducer=ex.program_text, kind="spec-example", file=f"spec line {ex.line}")
         if ex.skip_reason:
-            results.append(CaseResult(status="unsupported", message=f"skipped: {ex.skip_reason}", **base))
+            results.append(CaseResult(status=Status.UNSUPPORTED, message=f"skipped: {ex.skip_reason}", **base))
             continue
         if not all(isinstance(x, np.ndarray) for x in ex.inputs):  # per-process values, tuples, tokens
-            results.append(CaseResult(status="unsupported", message="skipped: inputs that are not tensors "
+            results.append(CaseResult(status=Status.UNSUPPORTED, message="skipped: inputs that are not tensors "
                                       "(tuples, tokens, per-process values) cannot be passed to a backend", **base))
             continue
         try:
             run = backend.run(ex.program_text, list(ex.inputs), timeout=timeout)
         except Exception as e:  # a backend that cannot even take the inputs (tuples, tokens) is a result
-            results.append(CaseResult(status="error", message=f"backend raised {type(e).__name__}: {e}", **base))
+            results.append(CaseResult(status=Status.ERROR, message=f"backend raised {type(e).__name__}: {e}", **base))
             continue
-        if run.status != "ok":
-            status = run.status if run.status in ("rejected", "crash", "timeout", "error", "unsupported") else "error"
+        if run.status != RunStatus.OK:
+            status = Status(run.status) if run.status in STATUSES else Status.ERROR
             results.append(CaseResult(status=status, message=run.message, seconds=run.seconds, **base))
             continue
         failures = []
@@ -114,7 +116,7 @@ def run_spec_examples(backend, ops=None, timeout: float = 60.0) -> list[CaseResu
         judged = _judged_by_oracle(ex, backend, run.outputs, timeout)
         if judged:
             failures.append(f"the oracle's judge: {judged}")
-        results.append(CaseResult(status="mismatch" if failures else "pass", message="\n".join(failures),
+        results.append(CaseResult(status=Status.MISMATCH if failures else Status.PASS, message="\n".join(failures),
                                   seconds=run.seconds, **base))
     return results
 
@@ -130,11 +132,11 @@ def _judged_by_oracle(example, backend, outputs: list, timeout: float) -> str:
 
     def rerun(text):
         again = backend.run(text, list(example.inputs), timeout=timeout)
-        return again.outputs if again.status == "ok" else None
+        return again.outputs if again.status == RunStatus.OK else None
 
     verdict = judge_program(module, list(example.inputs), outputs, traits=Traits.of(backend), rerun=rerun,
                             oracle_values=values)
-    return verdict.message if verdict.status == "mismatch" else ""
+    return verdict.message if verdict.status == Status.MISMATCH else ""
 
 
 def run_corpus_cases(backend, ops=None, timeout: float = 60.0) -> list[CaseResult]:
@@ -171,9 +173,9 @@ def summarize_run(run: Run) -> dict:
     gaps = coverage_gaps(op_coverage(run.cases))
     for (op, dtype), cell in sorted(run.cells.items()):
         key, v = f"{op}:{dtype}", cell.verdict
-        if v in ("pass", "implementation-defined") and op in gaps:
+        if v in (Status.PASS, Status.IMPLEMENTATION_DEFINED) and op in gaps:
             out["not_certified"][key] = f"attribute classes of the op not exercised: {gaps_text(gaps[op])}"
-        elif v in ("pass", "implementation-defined"):
+        elif v in (Status.PASS, Status.IMPLEMENTATION_DEFINED):
             out["conforms"].append(key)
         elif v == KNOWN:
             case = next(c for c, cv in cell.cases if cv == KNOWN)
@@ -181,7 +183,7 @@ def summarize_run(run: Run) -> dict:
         elif v in UNEXPECTED:
             case = next(c for c, cv in cell.cases if cv == v)
             out["deviates"][key] = f"{case.status} ({case.id}): {_first_line(case.message)}"
-        elif v == "rejected":
+        elif v == Status.REJECTED:
             case = next(c for c, cv in cell.cases if cv == v)
             out["rejected"][key] = _first_line(case.message)
         else:
@@ -242,8 +244,9 @@ def certify(backend, out: str, *, ops=None, dtypes=None, max_examples: int = 3, 
                            for g in group_cases(backend.name, every_case) if g.new]
     all_cases = [v for run in report_runs for v in run.verdict_counts.elements()]
     summary["coverage"] = op_coverage(cases)
-    summary["verdict"] = {"pass": "conforms", "implementation-defined": "conforms", KNOWN: "deviates (all known)"}.get(
-        worst([v for v in all_cases if v not in ("rejected", "unsupported")]), "deviates")
+    summary["verdict"] = {Status.PASS: "conforms", Status.IMPLEMENTATION_DEFINED: "conforms",
+                          KNOWN: "deviates (all known)"}.get(
+        worst([v for v in all_cases if v not in (Status.REJECTED, Status.UNSUPPORTED)]), "deviates")
     if summary["verdict"] == "conforms" and coverage_gaps(summary["coverage"]):
         summary["verdict"] = "not certified (attribute classes not exercised)"
     atomic_write_text(os.path.join(out, "summary.json"), json.dumps(summary, indent=1, sort_keys=True) + "\n")

@@ -31,6 +31,7 @@ import numpy as np
 
 import oracle
 from judge.known_deviations import deviation_for_case
+from judge.status import Status
 from judge.verdict import replay_command
 from oracle import ir
 from oracle.custom_calls import target_domain
@@ -137,7 +138,7 @@ def check_texts(programs: list, backend, *, examples: int = DEFAULT_EXAMPLES, di
 
 def unreadable(name: str, filename: str, why: str) -> CaseResult:
     """The one ``error`` case of a program that could not be read."""
-    return CaseResult(id=name, ops=[], dtypes=[], status="error", file=filename, message=why, kind="check")
+    return CaseResult(id=name, ops=[], dtypes=[], status=Status.ERROR, file=filename, message=why, kind="check")
 
 
 # --------------------------------------------------------------------------- preparing
@@ -394,9 +395,9 @@ def judge_prepared(p: Prepared, backend, *, timeout: float = 60.0) -> tuple[Case
     try:
         verdict = fuzz.check_program(backend, p.module, p.inputs, timeout=timeout)
     except Exception as e:  # noqa: BLE001 - a harness bug is this case's result, not the end of the run
-        verdict = fuzz.Verdict("error", f"harness: {type(e).__name__}: {e}")
-    status = "error" if verdict.status == "error-oracle" else verdict.status
-    message = f"oracle: {verdict.message}" if verdict.status == "error-oracle" else verdict.message
+        verdict = fuzz.Verdict(Status.ERROR, f"harness: {type(e).__name__}: {e}")
+    status = Status.ERROR if verdict.status == Status.ERROR_ORACLE else verdict.status
+    message = f"oracle: {verdict.message}" if verdict.status == Status.ERROR_ORACLE else verdict.message
     result = CaseResult(id=p.id, ops=ops, dtypes=dtypes, status=status, file=p.file, message=message,
                         extra=extra, kind="check", seconds=round(time.perf_counter() - started, 4))
     if status in fuzz.FINDING_STATUSES:
@@ -433,7 +434,7 @@ def _blame(result: CaseResult, backend: str, verdict, module: ir.Module) -> None
     if deviation_for_case(backend, result) is not None or not fuzz.known_reason(backend, verdict, module):
         return
     main = module.main
-    if verdict.status == "mismatch":
+    if verdict.status == Status.MISMATCH:
         culprits = [op for op in main.ops if op.name == verdict.op]
         result.dtypes = sorted(fuzz.element_names([v.type for op in culprits[:1] for v in op.operands]))
     else:

@@ -15,6 +15,7 @@ import tempfile
 import time
 import warnings
 
+from judge.status import FAILING, Status
 from oracle.errors import BadInputFile
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -480,7 +481,7 @@ def cmd_repro(args) -> int:
         verdict = check_program(backend, data["module"], data["inputs"], timeout=args.timeout)
     finally:
         backend.close()
-    status = "error" if verdict.status == "error-oracle" else verdict.status
+    status = Status.ERROR if verdict.status == Status.ERROR_ORACLE else verdict.status
     where = f" ({verdict.op}, {verdict.dtype})" if status in FINDING_STATUSES and verdict.op else ""
     print(f"{backend.name}: {status}{where}" + (f"\n{verdict.message}" if verdict.message else ""))
     if status in FINDING_STATUSES:  # what a fuzz finding's signature is (conformance/replay_findings.py)
@@ -848,7 +849,7 @@ def cmd_exhaustive(args) -> int:
         sweeps = run_exhaustive(backend, pairs, seed=args.seed, out_dir=args.out, timeout=args.timeout)
     finally:
         backend.close()
-    bad = [s for s in sweeps if s.status in ("mismatch", "crash", "timeout", "error") and not s.known_deviation]
+    bad = [s for s in sweeps if s.status in FAILING and not s.known_deviation]
     known = sum(1 for s in sweeps if s.known_deviation)
     print(f"{backend.name}: {len(sweeps)} sweeps, {sum(s.values for s in sweeps)} values, {len(bad)} with new "
           f"findings, {known} explained by known deviations; {os.path.join(args.out, 'exhaustive.json')}")

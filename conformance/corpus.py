@@ -47,9 +47,10 @@ import numpy as np
 
 import oracle.ops
 from adapters import get_backend
-from adapters.base import RunResult
+from adapters.base import STATUSES, RunResult, RunStatus
 from judge.golden_checks import DEFAULT_ALMOST_EQ_TOLERANCE, evaluate_check
 from judge.program_bound import output_bounds
+from judge.status import Status
 from judge.verdict import Traits, judge_against_program_bound, judge_program, oracle_run
 from oracle import rewrite
 from oracle.errors import MlirError, OracleError
@@ -997,7 +998,7 @@ def case_results(case: CorpusCase, backend: Any, timeout: float = 60, out_dir: s
     goldens), ``check``'s results (one per input set; reproducers under ``out_dir``), or without
     ``check`` one ``unsupported`` result."""
     if case.takes_arguments and case.runnable and check is None:
-        return [CaseResult(id=case.id, ops=[], dtypes=[], status="unsupported", file=case.file,
+        return [CaseResult(id=case.id, ops=[], dtypes=[], status=Status.UNSUPPORTED, file=case.file,
                            message="entry function takes arguments and the file has no goldens: "
                                    "`shlo-conform check` (or `corpus`) runs it on drawn inputs")]
     with _backend_of(backend) as be:
@@ -1010,27 +1011,26 @@ def _run_test_case(case: CorpusCase, be, timeout: float) -> CaseResult:
     base = dict(id=case.id, ops=list(case.ops), dtypes=list(case.dtypes), file=case.file,
                 reproducer=reproducer(case))
     if case.skip_reason:
-        return CaseResult(status="unsupported", message=f"skipped: {case.skip_reason}",
+        return CaseResult(status=Status.UNSUPPORTED, message=f"skipped: {case.skip_reason}",
                           extra={"skipped": True}, **base)
     if case.unsupported_reason:
-        return CaseResult(status="unsupported", message=case.unsupported_reason, **base)
+        return CaseResult(status=Status.UNSUPPORTED, message=case.unsupported_reason, **base)
     if case.error:
-        return CaseResult(status="error", message=case.error, **base)
+        return CaseResult(status=Status.ERROR, message=case.error, **base)
     itself = getattr(be, "name", "") == "oracle"
     t0 = time.perf_counter()
     try:
         # The oracle as the backend: its one evaluation is both the answer and what the judge needs.
         res, values = _oracle_itself(case) if itself else (be.run(case.program_text, [], timeout=timeout), None)
     except Exception as e:  # a backend bug must not abort a whole corpus run
-        return CaseResult(status="error", message=f"backend raised {type(e).__name__}: {e}",
+        return CaseResult(status=Status.ERROR, message=f"backend raised {type(e).__name__}: {e}",
                           seconds=time.perf_counter() - t0, **base)
     seconds = float(getattr(res, "seconds", 0.0) or (time.perf_counter() - t0))
     status = res.status
-    if status == "error" and any(h in (res.message or "") for h in _UNSUPPORTED_HINTS) and itself:
-        status = "unsupported"  # an oracle that reports a missing op as a plain error
-    if status != "ok":
-        mapped = {"rejected": "rejected", "crash": "crash", "timeout": "timeout", "error": "error",
-                  "unsupported": "unsupported"}.get(status, "error")
+    if status == RunStatus.ERROR and any(h in (res.message or "") for h in _UNSUPPORTED_HINTS) and itself:
+        status = RunStatus.UNSUPPORTED  # an oracle that reports a missing op as a plain error
+    if status != RunStatus.OK:
+        mapped = Status(status) if status in STATUSES else Status.ERROR
         return CaseResult(status=mapped, message=res.message or status, seconds=seconds, **base)
     outputs = list(res.outputs or [])
     max_ulp, failures = None, []
@@ -1047,29 +1047,29 @@ def _run_test_case(case: CorpusCase, be, timeout: float) -> CaseResult:
         judged = _judge_by_oracle(case, be, outputs, [c for c, _ in failures], timeout, values,
                                   judge_outputs=not itself)
     extra = {"checks": len(case.checks)}
-    if judged is not None and judged["verdict"] is not None and judged["verdict"].status == "mismatch":
+    if judged is not None and judged["verdict"] is not None and judged["verdict"].status == Status.MISMATCH:
         messages = [m for _, m in failures] + [f"the oracle's judge: {judged['verdict'].message}"]
-        return CaseResult(status="mismatch", message="\n".join(messages), max_ulp=max_ulp, seconds=seconds,
+        return CaseResult(status=Status.MISMATCH, message="\n".join(messages), max_ulp=max_ulp, seconds=seconds,
                           extra=dict(extra, failed_checks=len(failures)), **base)
     goldens = judged["goldens"] if failures and judged is not None else []
     if goldens:
         wrong = [g.message for g in goldens if g.state == "wrong"]
         if wrong:  # the file's expected value is outside the bound of the exact answer: still a failure
             message = "\n".join([m for _, m in failures] + ["wrong golden: " + text for text in wrong])
-            return CaseResult(status="mismatch", message=message, max_ulp=max_ulp,
+            return CaseResult(status=Status.MISMATCH, message=message, max_ulp=max_ulp,
                               seconds=seconds, extra=dict(extra, wrong_golden=len(wrong)), **base)
         if len(goldens) == len(failures) and all(g.state == "inexact" for g in goldens):
-            return CaseResult(status="pass", message="golden inexact: " + "\n".join(g.message for g in goldens),
+            return CaseResult(status=Status.PASS, message="golden inexact: " + "\n".join(g.message for g in goldens),
                               max_ulp=max_ulp, seconds=seconds, extra=dict(extra, golden_inexact=len(goldens)),
                               **base)
         notes = [f"golden {g.state}: {g.message}" for g in goldens if g.state != "inexact"]
         failures = failures + [(None, "\n".join(notes))] if notes else failures
     if failures:
-        return CaseResult(status="mismatch", message="\n".join(m for _, m in failures), max_ulp=max_ulp,
+        return CaseResult(status=Status.MISMATCH, message="\n".join(m for _, m in failures), max_ulp=max_ulp,
                           seconds=seconds, extra=dict(extra, failed_checks=len(failures)), **base)
     message = "" if case.checks else "no checks: the program ran without error" + (
         ", its outputs judged against the oracle's" if outputs and not itself and judged else "")
-    return CaseResult(status="pass", message=message, max_ulp=max_ulp, seconds=seconds, extra=extra, **base)
+    return CaseResult(status=Status.PASS, message=message, max_ulp=max_ulp, seconds=seconds, extra=extra, **base)
 
 
 def _oracle_itself(case: CorpusCase) -> tuple[RunResult, tuple | None]:
@@ -1080,9 +1080,9 @@ def _oracle_itself(case: CorpusCase) -> tuple[RunResult, tuple | None]:
     try:
         values = oracle_run(_module_of(case), [])
     except Exception as e:  # noqa: BLE001 - every failure is a status, as the oracle backend gives it
-        status = "unsupported" if isinstance(e, Unsupported) else "error"
+        status = RunStatus.UNSUPPORTED if isinstance(e, Unsupported) else RunStatus.ERROR
         return RunResult(status, None, f"{type(e).__name__}: {e}", time.perf_counter() - t0), None
-    return RunResult("ok", [np.asarray(o) for o in values[0]], "", time.perf_counter() - t0), values
+    return RunResult(RunStatus.OK, [np.asarray(o) for o in values[0]], "", time.perf_counter() - t0), values
 
 
 def _module_of(case: CorpusCase):
@@ -1105,7 +1105,7 @@ def _judge_by_oracle(case: CorpusCase, backend, outputs: list, failed: list, tim
 
     def rerun(text):
         again = backend.run(text, [], timeout=timeout)
-        return again.outputs if again.status == "ok" else None
+        return again.outputs if again.status == RunStatus.OK else None
 
     verdict = None
     if judge_outputs:
@@ -1183,7 +1183,7 @@ def run_file(path: str, backend: Any, *, timeout: float = 60, root: str | None =
 def _file_error(path: str, root: str | None, message: str) -> CaseResult:
     """The one ``error`` result of a file that gave no results of its own."""
     rel = os.path.relpath(path, root) if root else os.path.basename(path)
-    return CaseResult(id=rel, ops=[], dtypes=[], status="error", file=path, message=f"{path}: {message}")
+    return CaseResult(id=rel, ops=[], dtypes=[], status=Status.ERROR, file=path, message=f"{path}: {message}")
 
 
 def iter_file_results(paths: list[str], backend: Any, *, jobs: int | None = None, timeout: float = 60,

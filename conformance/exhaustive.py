@@ -21,7 +21,9 @@ import numpy as np
 
 import oracle
 from generators.programs import ELEMENTWISE_FAMILIES, special_value_cases
+from adapters.base import RunStatus
 from judge.known_deviations import deviation_for_case
+from judge.status import Status
 from judge.verdict import Traits, judge_op
 from oracle.errors import OracleError, Unsupported
 from oracle.types import element_type
@@ -50,7 +52,7 @@ class Sweep:
     op: str
     dtype: str
     values: int = 0
-    status: str = "pass"   # pass | mismatch | rejected | crash | error | unsupported | ...
+    status: Status = Status.PASS   # a case status, or SKIPPED
     message: str = ""
     mismatches: int = 0
     oracle_seconds: float = 0.0
@@ -120,7 +122,7 @@ def sweep(info, type_name: str, backend, *, seed: int = 0, timeout: float = 300.
     result = Sweep(info.mnemonic, type_name)
     case = _case(info, type_name, seed)
     if case is None:
-        result.status, result.message = "skipped", "no element-wise signature of this type"
+        result.status, result.message = Status.SKIPPED, "no element-wise signature of this type"
         return result
     op = case.module.main.ops[0]
     result.values = int(case.inputs[0].size)
@@ -130,33 +132,33 @@ def sweep(info, type_name: str, backend, *, seed: int = 0, timeout: float = 300.
     try:
         expected = oracle.evaluate(case.module, case.inputs, context=context)
     except Unsupported as e:
-        result.status, result.message = "unsupported", str(e)
+        result.status, result.message = Status.UNSUPPORTED, str(e)
         return result
     except OracleError as e:
-        result.status, result.message = "error", f"oracle: {e}"
+        result.status, result.message = Status.ERROR, f"oracle: {e}"
         return result
     result.oracle_seconds = round(time.perf_counter() - started, 3)
     started = time.perf_counter()
     run = backend.run(case.text, case.inputs, timeout=timeout)
     result.backend_seconds = round(time.perf_counter() - started, 3)
-    if run.status != "ok":
-        result.status, result.message = run.status, run.message
+    if run.status != RunStatus.OK:
+        result.status, result.message = Status(run.status), run.message
         return result
     recorded = context.impl_defined.get(op.results[0])
     # The judge every path uses: the op's tolerance row, masks, bound, and the flushed reading
     # for a backend that flushes subnormals.
     whole = judge_op(op, case.inputs, run.outputs, module=case.module, traits=Traits.of(backend),
                      expected=expected, masks=[recorded]).comparison
-    if whole.status != "mismatch":
+    if whole.status != Status.MISMATCH:
         result.status = whole.status
         return result
     failing = whole.per_output[0].failing if whole.per_output else whole.failing
     if failing is None:  # shapes or dtypes differ
-        result.status, result.message, result.mismatches = "mismatch", whole.message, result.values
+        result.status, result.message, result.mismatches = Status.MISMATCH, whole.message, result.values
         return result
     expected_out, actual = np.asarray(expected[0]), np.asarray(run.outputs[0])
     bad = np.flatnonzero(np.asarray(failing).ravel())
-    result.status, result.mismatches = "mismatch", int(bad.size)
+    result.status, result.mismatches = Status.MISMATCH, int(bad.size)
     for first, last in _runs(bad):
         example = {f"input{k}": _bits_text(x[first]) for k, x in enumerate(case.inputs)}
         example.update(expected=_bits_text(expected_out[first]), actual=_bits_text(actual[first]))
@@ -175,10 +177,10 @@ def run_exhaustive(backend, pairs, *, seed: int = 0, out_dir: str | None = None,
         try:
             s = sweep(info, type_name, backend, seed=seed, timeout=timeout)
         except Exception as e:  # a harness bug is a result too
-            s = Sweep(info.mnemonic, type_name, status="error", message=f"harness: {type(e).__name__}: {e}")
-        if s.status == "skipped":  # e.g. a binary op on a 16-bit type: 2^32 pairs are not swept
+            s = Sweep(info.mnemonic, type_name, status=Status.ERROR, message=f"harness: {type(e).__name__}: {e}")
+        if s.status == Status.SKIPPED:  # e.g. a binary op on a 16-bit type: 2^32 pairs are not swept
             continue
-        if s.status not in ("pass", "implementation-defined"):
+        if s.status not in (Status.PASS, Status.IMPLEMENTATION_DEFINED):
             known = deviation_for_case(backend.name, CaseResult(id=f"{s.op}-{s.dtype}", ops=[f"stablehlo.{s.op}"],
                                                                 dtypes=s.element_types or [s.dtype], status=s.status))
             s.known_deviation = known.reason if known else ""

@@ -23,20 +23,13 @@ import json
 import os
 import re
 
+from adapters.base import RunStatus, backend_version
 from adapters.cache import cache_dir
+from judge.status import Status
 from oracle.types import element_type
 from reports.results import CaseResult, atomic_write_text
 
 from .run import check_case, draw_cases, plan
-
-def backend_version(backend) -> str:
-    """The backend's ``version`` if it has one, else what ``available()`` says about itself."""
-    version = getattr(backend, "version", None)
-    if not isinstance(version, str) or not version:
-        ok, version = backend.available()
-        version = version if ok else "unavailable"
-    return version
-
 
 def file_slug(text: str, limit: int = 64) -> str:
     """``text`` as a safe file-name part (long ones shortened with a hash)."""
@@ -70,19 +63,19 @@ def probe_pair(backend, info, element_type_name: str, *, seed: int = 0, timeout:
     try:
         cases = draw_cases(info, element_type(element_type_name), 1, seed)
     except Exception as e:
-        return {"status": "error", "accepted": None, "message": f"generator: {type(e).__name__}: {e}", "case": ""}
+        return {"status": Status.ERROR, "accepted": None, "message": f"generator: {type(e).__name__}: {e}", "case": ""}
     if not cases:
-        return {"status": "error", "accepted": None, "message": "generator drew no case", "case": ""}
+        return {"status": Status.ERROR, "accepted": None, "message": "generator drew no case", "case": ""}
     case = cases[-1]  # the drawn example (draw_cases puts the special-value cases first)
     result = check_case(case, backend, timeout=timeout)
     status, message = result.status, result.message
-    if status == "unsupported" or (status == "error" and message.startswith("oracle:")):
+    if status == Status.UNSUPPORTED or (status == Status.ERROR and message.startswith("oracle:")):
         # the oracle cannot judge it, but whether the backend accepts it is still worth knowing
         run = backend.run(case.program, case.inputs, timeout=timeout)
-        accepted = run.status != "rejected"
+        accepted = run.status != RunStatus.REJECTED
         message = f"{message}; backend: {run.status}" + (f" ({run.message[:300]})" if run.message else "")
     else:
-        accepted = status != "rejected"
+        accepted = status != Status.REJECTED
     return {"status": status, "accepted": accepted, "message": message[:2000], "case": case.id}
 
 

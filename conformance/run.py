@@ -16,8 +16,9 @@ import numpy as np
 
 import oracle
 from oracle.errors import OracleError, Unsupported
-from judge.deviation_conditions import triggered
 from judge.divergence import masked_values
+from judge.known_deviations import deviation_for, recorded
+from judge.status import FAILING, Status
 from judge.verdict import Traits, judge_program, oracle_run, replay_command
 from reports.results import CaseResult, comparison_details, input_preview
 from reports.reproducer import write_reproducer
@@ -218,7 +219,7 @@ def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | Non
         from .grid_run import check_grid_case
         return check_grid_case(case, backend, timeout=timeout, out_dir=out_dir)
     started = time.perf_counter()
-    result = CaseResult(id=case.id, ops=[case.op], dtypes=case.element_types, status="error")
+    result = CaseResult(id=case.id, ops=[case.op], dtypes=case.element_types, status=Status.ERROR)
     env = None  # the oracle's values of @main
 
     def finish(status, message="", expected=None, actual=None, max_ulp=None, verdict=None):
@@ -230,21 +231,22 @@ def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | Non
             types = [str(r.type.element_type) for r in checked.results if hasattr(r.type, "element_type")]
             for key, value in comparison_details(verdict, types).items():
                 setattr(result, key, value)
-        if status != "pass":  # the drill-down of a report shows what went in
+        if status != Status.PASS:  # the drill-down of a report shows what went in
             result.inputs = input_preview(case.inputs)
-        if status in ("mismatch", "crash", "timeout", "error") and env is not None:
-            # which known-deviation conditions hold (judge/deviation_conditions.py)
-            checked = next(o for o in case.module.main.ops if o.name == case.op)
-            triggers = triggered(checked, [env.get(v) for v in checked.operands])
-            if triggers:
-                result.extra = dict(result.extra or {}, triggers=list(triggers))
-        if out_dir and status in ("mismatch", "crash", "timeout", "error"):
+        if status in FAILING:  # the entry explaining it: the judge checks its conditions on the oracle's operands
+            checked = next((o for o in case.module.main.ops if o.name == case.op), None)
+            operands = None if env is None or checked is None else [env.get(v) for v in checked.operands]
+            found = deviation_for(backend.name, case.op, ",".join(case.element_types), status, checked, operands)
+            if found.triggers:
+                result.extra = dict(result.extra or {}, triggers=list(found.triggers))
+            result.deviation = recorded(found.deviation)
+        if out_dir and status in FAILING:
             result.reproducer = write_reproducer(out_dir, case_id=case.id, backend=backend.name, status=status,
                                                  program=case.program, inputs=case.inputs, expected=expected,
                                                  actual=actual, message=message)
             if expected is not None:  # the same finding in the StableHLO testdata format (reports/testdata.py)
                 write_testdata_reproducer(result.reproducer, case.program, case.inputs, expected, op=case.op)
-            if status == "mismatch":
+            if status == Status.MISMATCH:
                 where = os.path.relpath(result.reproducer, out_dir)  # reports stay the same wherever they are
                 result.message = f"{message}\n{replay_command(where, backend.name)} (in the run's folder)"
         return result
@@ -252,22 +254,22 @@ def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | Non
     try:
         oracle_values = oracle_run(case.module, case.inputs)
     except Unsupported as e:
-        return finish("unsupported", str(e))
+        return finish(Status.UNSUPPORTED, str(e))
     except OracleError as e:
-        return finish("error", f"oracle: {e}")
+        return finish(Status.ERROR, f"oracle: {e}")
     expected, env = oracle_values[0], oracle_values[1]
 
     if run is None:
         run = backend.run(case.program, case.inputs, timeout=timeout)
-    if run.status != "ok":
-        return finish(run.status, run.message, expected=expected)
+    if not run.ok:
+        return finish(Status(run.status), run.message, expected=expected)
     actual = run.outputs
     # One op on the program's arguments: its own rule, no replay needed.
     verdict = judge_program(case.module, case.inputs, actual, traits=Traits.of(backend), oracle_values=oracle_values)
     comparison = verdict.comparison
-    if verdict.status == "implementation-defined":  # kept for comparing backends with each other
+    if verdict.status == Status.IMPLEMENTATION_DEFINED:  # kept for comparing backends with each other
         result.masked_outputs = masked_values(comparison, actual)
-    return finish(verdict.status, verdict.message if verdict.status != "pass" else "", expected=expected,
+    return finish(verdict.status, verdict.message if verdict.status != Status.PASS else "", expected=expected,
                   actual=actual, max_ulp=comparison.max_ulp if comparison else None, verdict=comparison)
 
 
@@ -408,14 +410,14 @@ def _drawn(info, et_name, max_examples, seed, families):
                           seed, families.get((info.name, type_family(et_name)))), None
     except Exception as e:  # a generator bug is a result too, not a crash of the run
         return [], CaseResult(id=f"{info.mnemonic}-{et_name}-generator", ops=[info.name], dtypes=[et_name],
-                              status="error", message=f"generator: {type(e).__name__}: {e}")
+                              status=Status.ERROR, message=f"generator: {type(e).__name__}: {e}")
 
 
 def _checked(case, backend, timeout, out_dir, run=None) -> CaseResult:
     try:
         result = check_case(case, backend, timeout=timeout, out_dir=out_dir, run=run)
     except Exception as e:
-        result = CaseResult(id=case.id, ops=[case.op], dtypes=case.element_types, status="error",
+        result = CaseResult(id=case.id, ops=[case.op], dtypes=case.element_types, status=Status.ERROR,
                             message=f"harness: {type(e).__name__}: {e}")
     return with_coverage(result, case)
 
@@ -440,8 +442,9 @@ def with_coverage(result: CaseResult, case: Case) -> CaseResult:
 
 
 def _worst(statuses) -> str:
-    return next((s for s in ("mismatch", "crash", "timeout", "error", "rejected", "unsupported",
-                             "implementation-defined") if s in statuses), "pass" if statuses else "error")
+    return next((s for s in (Status.MISMATCH, Status.CRASH, Status.TIMEOUT, Status.ERROR, Status.REJECTED,
+                             Status.UNSUPPORTED, Status.IMPLEMENTATION_DEFINED) if s in statuses),
+                Status.PASS if statuses else Status.ERROR)
 
 
 def _run_one_at_a_time(backend, pairs, *, max_examples, seed, out_dir, timeout, progress, on_result, families):

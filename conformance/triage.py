@@ -25,6 +25,7 @@ import os
 from dataclasses import asdict, dataclass, field
 
 from judge.known_deviations import known_deviation
+from judge.status import Status
 from reports.html import Run, render_report
 from reports.reproducer import read_reproducer
 from reports.results import CaseResult, atomic_write_text
@@ -84,7 +85,7 @@ def collect(folders: list[str]) -> dict[str, Triaged]:
                 continue  # a folder a killed campaign left half-written
             seen = record.get("seen_with") or ([] if is_bucket(op) else [[op, dtype]])
             signature = record["signature"]
-            if status == "crash":  # (one an older campaign filed under its op and type: its site's bucket)
+            if status == Status.CRASH:  # (one an older campaign filed under its op and type: its site's bucket)
                 signature = signature_of(backend, Verdict(status, record.get("message", ""), op, dtype))
                 op, dtype = split_signature(signature)[1:3]
             item = found.get(signature)
@@ -126,7 +127,7 @@ def triage(folders: list[str], get_backend, *, replay: bool = True, timeout: flo
 
 
 def _case(item: Triaged) -> CaseResult:
-    status = "pass" if item.verdict == STALE else item.status if item.status in FINDING_STATUSES else "error"
+    status = Status.PASS if item.verdict == STALE else item.status if item.status in FINDING_STATUSES else Status.ERROR
     ops = [op for op, _ in item.seen_with] if is_bucket(item.op) and item.seen_with else [item.op]
     dtypes = [t for _, t in item.seen_with] if is_bucket(item.op) and item.seen_with else [item.dtype]
     return CaseResult(id=item.signature,

@@ -20,7 +20,8 @@ import os
 import tomllib
 from dataclasses import dataclass
 
-from .deviation_conditions import CONDITIONS
+from .deviation_conditions import CONDITIONS, triggered
+from .status import FAILING
 
 DEVIATIONS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "deviations")
 
@@ -136,6 +137,27 @@ def _first_entry(lookups: _Lookups, backend: str, op: str, dtype: str, status: s
                 and (not d.when or d.when in triggers)):
             return d
     return None
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """What the judge found about a failure: the entry that explains it (None: no entry does) and
+    the conditions (judge/deviation_conditions.py) that hold for its op on its operands."""
+    deviation: Deviation | None
+    triggers: tuple = ()
+
+
+def deviation_for(backend: str, op: str, dtype: str, status: str, op_ir=None, operands=None,
+                  preceding=None) -> Explanation:
+    """The entry explaining a case whose op ``op`` (element types ``dtype``, joined by ",") ended in
+    ``status``, with the entries' conditions checked here on the facts: the op itself (``op_ir``,
+    an oracle.ir.Op), its operands' values and, for program conditions, the ops before it
+    (``preceding``).  Only failures are looked up (a rejection is never a deviation); without
+    ``op_ir`` or ``operands`` no condition holds."""
+    if status not in FAILING:
+        return Explanation(None)
+    triggers = triggered(op_ir, operands, preceding)
+    return Explanation(known_deviation(backend, op, dtype, status, triggers), triggers)
 
 
 def recorded(deviation: Deviation | None) -> dict:
