@@ -1233,6 +1233,22 @@ def constant_bound_of_a_product_sum(op: ir.Op, operands: Sequence, preceding: Se
     return bool(sums) and any(_folds_to_constant(v, preceding) for v in op.operands)
 
 
+def narrowed_broadcast_difference_operand(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
+    """A bf16 / f16 operand that a convert narrowed from an add / subtract with a broadcast operand
+    (layer norm's x - broadcast(mean), then narrowed: a compiler that fuses the convert into its
+    consumer may skip the rounding to the narrow type there)."""
+    for v in op.operands:
+        convert = _producer(v, preceding)
+        if (str(getattr(_element_type(v), "name", "")) in ("bf16", "f16") and convert is not None
+                and convert.name == "stablehlo.convert" and (s := _producer(convert.operands[0], preceding)) is not None
+                and any(p.name in ("stablehlo.broadcast_in_dim", "stablehlo.broadcast")
+                        for p in _summand_producers(s, preceding))):
+            return True
+    return False
+
+
 CONDITIONS["broadcast_product_operand"] = broadcast_product_operand
 CONDITIONS["constant_bound_of_a_product_sum"] = constant_bound_of_a_product_sum
-PROGRAM_CONDITIONS = PROGRAM_CONDITIONS | {"broadcast_product_operand", "constant_bound_of_a_product_sum"}
+CONDITIONS["narrowed_broadcast_difference_operand"] = narrowed_broadcast_difference_operand
+PROGRAM_CONDITIONS = PROGRAM_CONDITIONS | {"broadcast_product_operand", "constant_bound_of_a_product_sum",
+                                           "narrowed_broadcast_difference_operand"}
