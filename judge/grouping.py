@@ -73,7 +73,7 @@ from oracle.numerics import from_bits, isnan, signbit, ulp_distance
 from oracle.types import ALL_ELEMENT_TYPES, as_element_type
 
 from .known_deviations import Deviation, deviation_for_case
-from .status import Status
+from .status import FAILING, Status
 
 __all__ = ["RELATIONS", "SMALL_ULP", "Group", "group_cases", "element_relations", "element_evidence",
            "case_relation", "failure_headline", "normalized", "case_op"]
@@ -91,7 +91,7 @@ _EQUAL = "equal"  # a component that does not differ (complex elements only)
 SMALL_ULP = 16
 #: Statuses that form groups; ``rejected`` groups are not failures (never "new problems").
 GROUPED = (Status.MISMATCH, Status.CRASH, Status.TIMEOUT, Status.ERROR, Status.REJECTED)
-FAILURES = frozenset(GROUPED) - {Status.REJECTED}
+FAILURES = FAILING  # every grouped status but rejected
 HEADLINE_CHARS = 160
 
 
