@@ -1247,8 +1247,21 @@ def narrowed_broadcast_difference_operand(op: ir.Op, operands: Sequence, precedi
     return False
 
 
+def narrowed_float_operand(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
+    """A bf16 / f16 operand that a convert narrowed from a wider float (a compiler that computes
+    narrow floats in f32 may drop the convert's rounding when it fuses it into its consumer)."""
+    for v in op.operands:
+        convert = _producer(v, preceding)
+        if (str(getattr(_element_type(v), "name", "")) in ("bf16", "f16") and convert is not None
+                and convert.name == "stablehlo.convert"
+                and str(getattr(_element_type(convert.operands[0]), "name", "")) in ("f32", "f64")):
+            return True
+    return False
+
+
 CONDITIONS["broadcast_product_operand"] = broadcast_product_operand
 CONDITIONS["constant_bound_of_a_product_sum"] = constant_bound_of_a_product_sum
 CONDITIONS["narrowed_broadcast_difference_operand"] = narrowed_broadcast_difference_operand
+CONDITIONS["narrowed_float_operand"] = narrowed_float_operand
 PROGRAM_CONDITIONS = PROGRAM_CONDITIONS | {"broadcast_product_operand", "constant_bound_of_a_product_sum",
-                                           "narrowed_broadcast_difference_operand"}
+                                           "narrowed_broadcast_difference_operand", "narrowed_float_operand"}
