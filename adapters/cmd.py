@@ -105,7 +105,8 @@ class CmdBackend:
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
-            return RunResult(RunStatus.TIMEOUT, None, f"no exit within {timeout} s; runner killed", time.perf_counter() - t0)
+            return RunResult(RunStatus.TIMEOUT, None, f"no exit within {timeout} s; runner killed",
+                             time.perf_counter() - t0)
         seconds = time.perf_counter() - t0
         code = proc.returncode
         message = _tail((err or b"").decode("utf-8", "replace") or (out or b"").decode("utf-8", "replace"))

@@ -199,7 +199,8 @@ class TorchEngine:
             for prep in preps.values():
                 mine, start = outputs[start:start + len(prep.result_types)], start + len(prep.result_types)
                 try:
-                    answers.append((RunStatus.OK, "", [to_numpy(o, element_of(t)) for o, t in zip(mine, prep.result_types)]))
+                    answers.append((RunStatus.OK, "", [to_numpy(o, element_of(t))
+                                                       for o, t in zip(mine, prep.result_types)]))
                 except Exception as e:  # the message execute() gives through the worker
                     answers.append((RunStatus.ERROR, f"{type(e).__name__}: {e}", []))
             return answers

@@ -332,7 +332,8 @@ class WorkerClient:
             except _TimedOut as e:
                 return self._fill(results, i, RunResult(RunStatus.TIMEOUT, None, str(e)))
             if self.unavailable is not None:
-                return self._fill(results, i, RunResult(RunStatus.ERROR, None, f"{self.backend} unavailable: {self.unavailable}"))
+                return self._fill(results, i, RunResult(RunStatus.ERROR, None,
+                                                        f"{self.backend} unavailable: {self.unavailable}"))
             self._set_mark()
             rest = input_sets[i:]
             try:

@@ -38,7 +38,8 @@ def test_a_run_on_a_faulty_backend_writes_only_status_members(tmp_path):
 
 
 def test_a_corpus_run_writes_only_status_members(tmp_path):
-    files = [os.path.join(TESTDATA, name) for name in ("add_f32_expect_close.mlir", "wrong_expectation_subtract_i32.mlir")]
+    files = [os.path.join(TESTDATA, name)
+             for name in ("add_f32_expect_close.mlir", "wrong_expectation_subtract_i32.mlir")]
     code = main(["corpus", *files, "--backend", "oracle", "--out", str(tmp_path), "--quiet"])
     written = _written_statuses(tmp_path / "results.json")
     assert code == 1 and {"pass", "mismatch"} <= written  # wrong_expectation_subtract_i32.mlir
