@@ -41,7 +41,8 @@ CENTERED = """func.func @main(%a: tensor<5x16xbf16>, %m: tensor<5xf32>, %x: tens
   return %3 : tensor<5x16xbf16>
 }"""
 # the same difference without a broadcast (the mean already 5x16): llvm-cpu rounds it
-UNBROADCAST = """func.func @main(%a: tensor<5x16xbf16>, %m: tensor<5x16xf32>, %x: tensor<5x16xf32>) -> tensor<5x16xbf16> {
+UNBROADCAST = """func.func @main(%a: tensor<5x16xbf16>, %m: tensor<5x16xf32>,
+                 %x: tensor<5x16xf32>) -> tensor<5x16xbf16> {
   %1 = stablehlo.subtract %x, %m : tensor<5x16xf32>
   %2 = stablehlo.convert %1 : (tensor<5x16xf32>) -> tensor<5x16xbf16>
   %3 = stablehlo.multiply %2, %a : tensor<5x16xbf16>

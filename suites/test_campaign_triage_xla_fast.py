@@ -63,8 +63,10 @@ def test_xla_fast_rounds_an_f16_product_once_through_a_broadcast():
     assert verdict_on("xla-fast", CENTERING.replace("PRODUCER", "add"), inputs).status == "pass"
 
 
-RELU = """func.func @main(%a: tensor<13x1xf32>, %b: tensor<1x33xf32>, %c: tensor<33xf32>, %s: tensor<f32>) -> tensor<13x33xf32> {
-  %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<13x1xf32>, tensor<1x33xf32>) -> tensor<13x33xf32>
+RELU = """func.func @main(%a: tensor<13x1xf32>, %b: tensor<1x33xf32>, %c: tensor<33xf32>,
+                 %s: tensor<f32>) -> tensor<13x33xf32> {
+  %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1],
+      rhs_contracting_dimensions = [0]>} : (tensor<13x1xf32>, tensor<1x33xf32>) -> tensor<13x33xf32>
   %1 = "stablehlo.broadcast_in_dim"(%c) {broadcast_dimensions = array<i64: 1>} : (tensor<33xf32>) -> tensor<13x33xf32>
   %2 = stablehlo.add %0, %1 : tensor<13x33xf32>
   %3 = stablehlo.constant dense<0.0> : tensor<f32>
