@@ -109,6 +109,13 @@ _ALIAS_DEF = re.compile(r"^([#!][\w.$-]+) = (.*)$", re.M)
 _IDENT = re.compile(r"[A-Za-z_][\w.$-]*")
 _VALUE_REF = re.compile(r"%[\w.$-]+(?:#\d+)?")
 _NUMBER = re.compile(r"[-+]?(?:0x[0-9a-fA-F]+|\d+\.?\d*(?:[eE][-+]?\d+)?|inf|nan)")
+_RESULT_NAME = re.compile(r"%[\w.$-]+")
+_RESULT_COUNT = re.compile(r":\d+")
+_SYMBOL_NAME = re.compile(r"@[\w.$-]+(?:::@[\w.$-]+)*")
+_BOOL = re.compile(r"true|false")
+_HASH_NAME = re.compile(r"#([\w$-]+)(\.[\w.$-]+)?")
+_SPACES = re.compile(r"\s*")  # (str.isspace's characters)
+_TYPE_START = re.compile(r"(tensor|tuple|complex|!quant\.uniform|!stablehlo\.token|memref|vector|[A-Za-z_!][\w.]*)")
 
 
 class _GenericReader:
@@ -128,18 +135,16 @@ class _GenericReader:
 
     # -- lexing helpers
     def ws(self):
-        t, p = self.text, self.pos
-        while p < len(t) and t[p].isspace():
-            p += 1
-        self.pos = p
+        self.pos = _SPACES.match(self.text, self.pos).end()
 
     def peek(self, s: str) -> bool:
-        self.ws()
-        return self.text.startswith(s, self.pos)
+        self.pos = p = _SPACES.match(self.text, self.pos).end()  # (ws(), inlined: the reader's hottest path)
+        return self.text.startswith(s, p)
 
     def accept(self, s: str) -> bool:
-        if self.peek(s):
-            self.pos += len(s)
+        self.pos = p = _SPACES.match(self.text, self.pos).end()
+        if self.text.startswith(s, p):
+            self.pos = p + len(s)
             return True
         return False
 
@@ -203,7 +208,7 @@ class _GenericReader:
     def type_text(self) -> str:
         self.ws()
         t = self.text
-        m = re.compile(r"(tensor|tuple|complex|!quant\.uniform|!stablehlo\.token|memref|vector|[A-Za-z_!][\w.]*)").match(t, self.pos)
+        m = _TYPE_START.match(t, self.pos)
         if not m:
             raise MlirError([("", f"internal reader error: expected a type at {t[self.pos:self.pos + 40]!r}")])
         self.pos = m.end()
@@ -293,11 +298,11 @@ class _GenericReader:
             if t.startswith('@"', p):  # a quoted symbol name
                 self.pos += 1
                 return ir.SymbolRef(self.string())
-            return ir.SymbolRef(self.need(re.compile(r"@[\w.$-]+(?:::@[\w.$-]+)*"), "a symbol name")[1:])
+            return ir.SymbolRef(self.need(_SYMBOL_NAME, "a symbol name")[1:])
         if t.startswith("#", p):
             return self.hash_attr()
         if t.startswith("true", p) or t.startswith("false", p):
-            return ir.BoolAttr(self.match(re.compile(r"true|false")) == "true")
+            return ir.BoolAttr(self.match(_BOOL) == "true")
         if t.startswith("unit", p):
             self.pos += 4
             return ir.UnitAttr()
@@ -322,7 +327,7 @@ class _GenericReader:
 
     def hash_attr(self) -> ir.Attr:
         start = self.pos
-        m = self.need(re.compile(r"#([\w$-]+)(\.[\w.$-]+)?"), "an attribute name after #")
+        m = self.need(_HASH_NAME, "an attribute name after #")
         dialect, sub = m[1:], None
         if "." in dialect:
             dialect, sub = dialect.split(".", 1)
@@ -367,8 +372,8 @@ class _GenericReader:
         result_names: list[tuple[str, int]] = []
         if self.peek("%"):
             while True:
-                name = self.need(re.compile(r"%[\w.$-]+"), "a result name")
-                count = int(self.need(re.compile(r":\d+"), "a result count")[1:]) \
+                name = self.need(_RESULT_NAME, "a result name")
+                count = int(self.need(_RESULT_COUNT, "a result count")[1:]) \
                     if self.peek(":") and not self.peek(": ") else 1
                 result_names.append((name, count))
                 if not self.accept(","):
@@ -421,7 +426,7 @@ class _GenericReader:
             self.match(_IDENT)
             if self.accept("("):
                 while not self.accept(")"):
-                    name = self.match(re.compile(r"%[\w.$-]+"))
+                    name = self.match(_RESULT_NAME)
                     self.expect(":")
                     v = ir.Value(self.value_type(), name)
                     self.location()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Union
 
 import ml_dtypes
@@ -478,8 +478,11 @@ class _TypeParser:
             self.error("unexpected trailing text")
 
 
+@lru_cache(maxsize=4096)
 def parse_type(text: str):
-    """Parse a value type (tensor / quantized tensor / token / tuple) from its MLIR spelling."""
+    """Parse a value type (tensor / quantized tensor / token / tuple) from its MLIR spelling.
+    Types are immutable, so one parse per spelling serves every use (a program spells the same
+    few types hundreds of times; reading them was half of reading a program)."""
     p = _TypeParser(text)
     t = p.value_type()
     p.done()
