@@ -34,9 +34,14 @@ appears.
   verdict, crash attribution, signatures), crash sites (fuzz_crash_sites.py), shrinking
   (fuzz_shrinking.py), storing findings (fuzz_storing.py); ``Campaign`` runs programs through
   them, confirms new failures on a fresh worker and reports.
+* Pipelined: a program compiles and runs on the backends in a thread (fuzz_running.RunsInFlight)
+  while Hypothesis draws the next one and the oracle evaluates it; it is judged before the next
+  one starts, so the backend sees the same calls in the same order as one program at a time.
+* Warnings (numpy's on NaN casts ...) never reach the terminal: summary.json counts them.
 * DIR/summary.json at the end (and every SUMMARY_REFRESH_SECONDS): programs, programs/s, the
-  time split (TIME_PARTS), shrink share, new findings, seen-before and known-deviation counts,
-  disagreements between backends, findings.
+  time split (TIME_PARTS; compile and execute overlap generation and the oracle, backend_wait is
+  what was waited for), shrink share, new findings, seen-before and known-deviation counts,
+  disagreements between backends, findings, warnings.
 """
 
 from __future__ import annotations
@@ -46,9 +51,11 @@ import os
 import sys
 import time
 import traceback
+import warnings
 
 import oracle
 from generators.model_programs import program_mode
+from judge.status import Status
 from oracle import ir
 from oracle.errors import OracleError, Unsupported
 from reports.results import atomic_write_text
@@ -59,7 +66,7 @@ from .fuzz_checking import (ANY_TYPE, FINDING_STATUSES, Verdict, attribute_crash
                             oracle_outputs, signature_of)
 from .fuzz_drawing import (REFUSALS, ROUND_PROGRAMS, aimed_ops, draw_rounds, known_refusals,  # noqa: F401
                            program_strategy, rounds_done, touches)
-from .fuzz_running import (CONFIRM_RUNS, TIME_PARTS, Stats, again_on_fresh_workers,  # noqa: F401
+from .fuzz_running import (CONFIRM_RUNS, TIME_PARTS, RunsInFlight, Stats, again_on_fresh_workers,  # noqa: F401
                            compile_and_execute, input_sets_for)
 from .fuzz_shrinking import SHRINK_SHARE, shrink_allowance, shrink_program, without_op
 from .fuzz_storing import Finding, FindingsFolder
@@ -111,6 +118,7 @@ class Campaign:
         self.deadline: float | None = None
         self._last_line = 0.0
         self.rounds = self.first_round = 0  # rounds of Hypothesis drawing done, and where this run began
+        self._pending: RunsInFlight | None = None  # the program whose runs are in flight (``_one_program``)
 
     @property
     def backend_names(self) -> str:
@@ -153,26 +161,39 @@ class Campaign:
         backend = backend or self.backend
         if isinstance(input_sets[0], dict):
             return self._check_grid(module, input_sets[0], backend)
+        expected = self._expected(module, input_sets)
+        if isinstance(expected, Verdict):
+            return expected
+        self._count_finite(expected)
         program = oracle.print_module(module)
-        t = time.perf_counter()
-        try:
-            expected = [self._evaluated.get(id(inputs)) or oracle_outputs(module, inputs)
-                        for inputs in input_sets]
-            for answer in expected:
-                finite, total = finite_elements(answer[0])
-                self.stats.finite += finite
-                self.stats.outputs += total
-        except Unsupported as e:
-            return Verdict("unsupported", str(e))
-        except OracleError as e:
-            return Verdict("error-oracle", str(e))
-        finally:
-            self._spent("oracle", t)
         if self.recorded is not None:
             self.recorded.append((program, input_sets))
-        runs = self._run_many(backend, program, input_sets)
+        return self._judged(module, input_sets, expected, self._run_many(backend, program, input_sets), backend)
+
+    def _expected(self, module: ir.Module, input_sets: list) -> list | Verdict:
+        """The oracle's answer for each input set (those ``inputs_for`` kept are not evaluated
+        again), or the verdict that the oracle cannot evaluate the program."""
         t = time.perf_counter()
-        verdict = Verdict("pass")
+        try:
+            return [self._evaluated.get(id(inputs)) or oracle_outputs(module, inputs) for inputs in input_sets]
+        except Unsupported as e:
+            return Verdict(Status.UNSUPPORTED, str(e))
+        except OracleError as e:
+            return Verdict(Status.ERROR_ORACLE, str(e))
+        finally:
+            self._spent("oracle", t)
+
+    def _count_finite(self, expected: list) -> None:
+        for answer in expected:
+            finite, total = finite_elements(answer[0])
+            self.stats.finite += finite
+            self.stats.outputs += total
+
+    def _judged(self, module: ir.Module, input_sets: list, expected: list, runs: list, backend) -> Verdict:
+        """The backend's runs judged against the oracle's answers: the first finding-worthy
+        verdict, else the last."""
+        t = time.perf_counter()
+        verdict = Verdict(Status.PASS)
         try:
             for inputs, oracle_values, run in zip(input_sets, expected, runs):
                 v = judge(module, inputs, oracle_values, run, backend=backend, timeout=self._timeout())
@@ -339,24 +360,68 @@ class Campaign:
                                            record.get("ops", 0), shrunk=record.get("shrunk", True))
 
     def _one_program(self, program) -> None:
+        """Pipelined: the backends compile and run a program in a thread (``RunsInFlight``) while
+        Hypothesis draws the next one and the oracle evaluates it (the compiler and Python each
+        have a core); a program is judged when the next one is ready, or at the end of the run.
+        The backend calls come in the same order as one program at a time: the next program
+        starts only once the last one is judged (replays, confirming and shrinking included)."""
         t = time.perf_counter()
         inputs = self.inputs_for(program)
         self._spent("oracle", t)
-        verdicts = {}
+        if isinstance(inputs[0], dict):  # a process grid: run and judged at once
+            self._finish_pending()
+            verdicts = {backend.name: (backend, self.check(program.module, inputs, backend))
+                        for backend in self._backends_for(program, inputs)}
+            self._evaluated.clear()
+            self._count_program(program, inputs, verdicts)
+            return
+        expected = self._expected(program.module, inputs)
+        self._evaluated.clear()  # (keyed by id: shrinking's input sets must not find these)
+        self._finish_pending()
+        self._pending = RunsInFlight(self._run_many, program, inputs, expected, self._backends_for(program, inputs))
+        if self.recorded is not None and not isinstance(expected, Verdict):
+            self.recorded.extend((self._pending.text, inputs) for _ in self._pending.backends)
+
+    def _backends_for(self, program, inputs) -> list:
+        """The campaign's backends less those known to refuse what the program holds (counted)."""
+        out = []
         for backend in self.backends:
             if self.refused[backend.name] and not isinstance(inputs[0], dict) and touches(
                     program.module, self.refused[backend.name]):
                 self.stats.skipped_known[backend.name] = self.stats.skipped_known.get(backend.name, 0) + 1
                 continue
-            verdicts[backend.name] = (backend, self.check(program.module, inputs, backend))
-        self._evaluated.clear()  # (keyed by id: shrinking's input sets must not find these)
+            out.append(backend)
+        return out
+
+    def _finish_pending(self) -> None:
+        """Judge the program whose runs are in flight, if any (waiting for them first)."""
+        pending, self._pending = self._pending, None
+        if pending is None:
+            return
+        t = time.perf_counter()
+        runs = pending.wait()
+        self._spent("backend_wait", t)
+        self.stats.background += pending.seconds
+        verdicts = {}
+        for backend in pending.backends:
+            if isinstance(pending.expected, Verdict):
+                verdicts[backend.name] = (backend, pending.expected)
+                continue
+            self._count_finite(pending.expected)
+            verdicts[backend.name] = (backend, self._judged(pending.program.module, pending.inputs, pending.expected,
+                                                            runs[backend.name], backend))
+        self._count_program(pending.program, pending.inputs, verdicts)
+
+    def _count_program(self, program, inputs, verdicts: dict) -> None:
+        """A judged program counted (unless the budget ran out meanwhile) and its failures handled."""
         if self.deadline is not None and time.perf_counter() > self.deadline:
             return  # cut short by the budget: a timeout now says nothing about the program
         self.stats.programs += 1
         self.stats.input_sets += len(inputs)
         self.stats.ops_covered.update(program.ops)
         failed = {n for n, (_, v) in verdicts.items() if v.status in FINDING_STATUSES}
-        judged = {n for n, (_, v) in verdicts.items() if n in failed or v.status in ("pass", "implementation-defined")}
+        judged = {n for n, (_, v) in verdicts.items()
+                  if n in failed or v.status in (Status.PASS, Status.IMPLEMENTATION_DEFINED)}
         for a in judged:  # (a backend that refused the program neither agrees nor disagrees)
             for b in judged:
                 if a < b and (a in failed) != (b in failed):
@@ -380,16 +445,28 @@ class Campaign:
 
         def out_of_budget() -> bool:
             return (self.deadline is not None and time.perf_counter() >= self.deadline) or (
-                max_programs is not None and self.stats.programs >= max_programs)
+                max_programs is not None and self._programs_started() >= max_programs)
 
-        try:
-            self._run_rounds(out_of_budget, max_programs)
-        finally:  # Ctrl-C, SIGTERM or a crash: summary.json still says what was done
-            self.write_summary()
+        # warnings (numpy's on NaN casts, libraries') never reach the terminal: summary.json lists them
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("default")
+            try:
+                self._run_rounds(out_of_budget, max_programs)
+                self._finish_pending()
+            finally:  # Ctrl-C, SIGTERM or a crash: summary.json still says what was done
+                if self._pending is not None:
+                    self._pending.wait(raise_errors=False)  # (its worker is not left mid-call)
+                    self._pending = None
+                self.stats.note_warnings(caught)
+                self.write_summary()
         self._show(force=True)
         if self.progress:
             sys.stderr.write("\n")
         return self.write_summary()
+
+    def _programs_started(self) -> int:
+        """Programs counted, plus the one whose runs are in flight."""
+        return self.stats.programs + (self._pending is not None)
 
     def _run_rounds(self, out_of_budget, max_programs) -> None:
         refreshed = time.perf_counter()
@@ -405,7 +482,7 @@ class Campaign:
 
         def batch_size() -> int:
             return ROUND_PROGRAMS if max_programs is None else max(
-                1, min(ROUND_PROGRAMS, max_programs - self.stats.programs))
+                1, min(ROUND_PROGRAMS, max_programs - self._programs_started()))
 
         for self.rounds in draw_rounds(self.strategy, seed=self.seed, shard_index=self.shard[0],
                                        first_round=self.first_round, out_of_budget=out_of_budget,
@@ -425,7 +502,8 @@ class Campaign:
         seconds = time.perf_counter() - self.started
         s = self.stats
         split = {k: round(v, 2) for k, v in s.seconds.items()}
-        split["other"] = round(max(0.0, seconds - sum(s.seconds.values())), 2)
+        # (compile and execute ran beside the campaign's own thread for s.background seconds)
+        split["other"] = round(max(0.0, seconds - (sum(s.seconds.values()) - s.background)), 2)
         return {"backend": self.backend_names, "backends": [b.name for b in self.backends],
                 "seconds": round(seconds, 2), "budget_seconds": round(self.deadline - self.started, 2)
                 if self.deadline is not None else None,
@@ -440,7 +518,8 @@ class Campaign:
                 "known_deviation_failures": {k: {"count": c, "reason": r}
                                              for k, (c, r) in sorted(s.known_deviations.items())},
                 "skipped_known": s.skipped_known, "disagreements": s.disagreements,
-                "generator_errors": s.generator_errors,
+                "generator_errors": s.generator_errors, "warnings": s.warnings,
+                "backend_in_background_seconds": round(s.background, 2),
                 "seen_before": {k: {"final": r.get("final", ""), "reproducer": r.get("reproducer", "")}
                                 for k, r in sorted(s.seen_before.items())},
                 "flaky": dict(sorted(s.flaky.items())),

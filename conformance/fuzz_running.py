@@ -4,8 +4,11 @@ fresh workers to confirm it."""
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass, field
 
+import oracle
 from oracle.errors import OracleError
 
 from .fuzz_checking import FINDING_STATUSES, Verdict, check_program, finite_elements, oracle_outputs, signature_of
@@ -18,9 +21,15 @@ CONFIRM_RUNS = 2
 #: Where a campaign's time goes (summary.json "time_split"): drawing programs, the oracle
 #: (inputs and expected values), the backend's compile and execute (compile estimated as the
 #: first input set's time beyond the others'), judging (replays on the backend included),
-#: shrinking new findings, backend calls during which a worker crashed and restarted, and
-#: confirming a new finding on a fresh worker (``Campaign._confirmed``).
-TIME_PARTS = ("generation", "oracle", "compile", "execute", "judging", "shrinking", "restarts", "confirming")
+#: shrinking new findings, backend calls during which a worker crashed and restarted,
+#: confirming a new finding on a fresh worker (``Campaign._confirmed``), and waiting for the
+#: backend: a program's compile and execute run in a thread (``RunsInFlight``) while the next
+#: program is drawn and evaluated, so only the part of them that is not hidden behind that is
+#: waited for.
+TIME_PARTS = ("generation", "oracle", "compile", "execute", "judging", "shrinking", "restarts", "confirming",
+              "backend_wait")
+#: The most distinct warnings summary.json lists (``Stats.note_warnings``).
+MAX_WARNINGS = 20
 
 
 @dataclass
@@ -39,6 +48,16 @@ class Stats:
     generator_errors: list = field(default_factory=list)  # rounds a generator bug ended (DIR/generator-errors.txt)
     seen_before: dict = field(default_factory=dict)  # signature -> its record in the findings store (earlier runs)
     flaky: dict = field(default_factory=dict)  # signature -> {count, message, reproducer, again}: not confirmed
+    background: float = 0.0     # seconds of backend runs in a thread, beside drawing and the oracle
+    warnings: dict = field(default_factory=dict)  # "Category: message (file:line)" -> count (never on the terminal)
+
+    def note_warnings(self, caught: list) -> None:
+        """Count the warnings ``warnings.catch_warnings(record=True)`` caught (the first MAX_WARNINGS kinds)."""
+        for w in caught:
+            key = f"{w.category.__name__}: {w.message} ({w.filename}:{w.lineno})"
+            if key in self.warnings or len(self.warnings) < MAX_WARNINGS:
+                self.warnings[key] = self.warnings.get(key, 0) + 1
+        caught.clear()
 
     @property
     def backend_seconds(self) -> float:
@@ -52,6 +71,41 @@ def compile_and_execute(runs, wall: float) -> tuple[float, float]:
     rest = times[1:]
     compile_s = min(wall, max(0.0, times[0] - (sum(rest) / len(rest) if rest else 0.0))) if times else 0.0
     return compile_s, wall - compile_s
+
+
+class RunsInFlight:
+    """One program's runs on the campaign's backends (``run_many(backend, text, input_sets)`` on
+    each, in turn) in a thread of their own, so the backend compiles while the campaign's own
+    thread draws and evaluates the next program.  ``wait()``: {backend name: its RunResults}.
+    No run starts when ``expected`` is the oracle's verdict that it cannot evaluate the program."""
+
+    def __init__(self, run_many, program, inputs: list, expected, backends: list):
+        self.program, self.inputs, self.expected, self.backends = program, inputs, expected, backends
+        self.text = oracle.print_module(program.module)
+        self.runs: dict = {}
+        self.seconds = 0.0  # how long the thread ran
+        self._error: BaseException | None = None
+        self._thread = None
+        if not isinstance(expected, Verdict) and backends:
+            self._thread = threading.Thread(target=self._run, args=(run_many,), name="fuzz-backend", daemon=True)
+            self._thread.start()
+
+    def _run(self, run_many) -> None:
+        started = time.perf_counter()
+        try:
+            for backend in self.backends:
+                self.runs[backend.name] = run_many(backend, self.text, self.inputs)
+        except BaseException as e:  # noqa: BLE001 - raised again in the campaign's thread by wait()
+            self._error = e
+        finally:
+            self.seconds = time.perf_counter() - started
+
+    def wait(self, *, raise_errors: bool = True) -> dict:
+        if self._thread is not None:
+            self._thread.join()
+        if self._error is not None and raise_errors:
+            raise self._error
+        return self.runs
 
 
 def input_sets_for(program, count: int, evaluated: dict) -> list:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 
 import numpy as np
@@ -14,6 +15,7 @@ import pytest
 import oracle
 from adapters.base import RunResult
 from adapters.oracle_backend import OracleBackend
+from conformance.fuzz import Campaign
 from conformance.fuzz_checking import Verdict
 from conformance.fuzz_drawing import aimed_ops, rounds_done, touches
 from conformance.fuzz_running import CONFIRM_RUNS, again_on_fresh_workers, compile_and_execute
@@ -126,3 +128,69 @@ def test_findings_are_written_listed_and_read_back(tmp_path):
     assert FindingsFolder(str(tmp_path)).findings == {}
     flaky = folder.write_flaky(backend, "oracle|negate|f32|mismatch", module, verdict)
     assert os.path.isfile(os.path.join(flaky, "inputs.npz")) and "flaky" in flaky
+
+
+# ------------------------------------------------------------------------- pipelining
+
+class OneCallAtATime(OracleBackend):
+    """The oracle as a backend that notes which thread called it and whether a call came while
+    another was in flight (a real backend's worker serves one request at a time); negate is off
+    by one, so some programs fail and are replayed, confirmed and shrunk."""
+    name = "one-call-at-a-time"
+
+    def __init__(self):
+        super().__init__()
+        self.busy_in, self.overlapped, self.threads = None, 0, []
+
+    def _call(self, method, *args, **kwargs):
+        me = threading.current_thread()
+        if self.busy_in is me:  # (run_many runs each set through run)
+            return method(*args, **kwargs)
+        self.overlapped += self.busy_in is not None
+        self.busy_in = me
+        self.threads.append(me is threading.main_thread())
+        try:
+            time.sleep(0.002)  # (long enough for an overlapping call to show)
+            return method(*args, **kwargs)
+        finally:
+            self.busy_in = None
+
+    def run(self, program, inputs, timeout=60):
+        run = self._call(super().run, program, inputs, timeout)
+        return _negate_off(program, run)
+
+    def run_many(self, program, input_sets, timeout=60):
+        return [_negate_off(program, r) for r in self._call(super().run_many, program, input_sets, timeout)]
+
+
+def _negate_off(program, run):
+    if "stablehlo.negate" not in program or run.status != "ok":
+        return run
+    return RunResult("ok", [o + 1 if o.dtype.kind == "f" else o for o in run.outputs], "", run.seconds)
+
+
+def test_programs_run_beside_the_drawing_one_backend_call_at_a_time(tmp_path):
+    ops = [oracle.lookup(f"stablehlo.{name}") for name in ("negate", "add", "abs", "multiply")]
+    backend = OneCallAtATime()
+    campaign = Campaign(backend, str(tmp_path), seed=3, ops=ops, max_ops=3, progress=False)
+    summary = campaign.run(max_programs=15)
+    assert summary["programs"] == 15  # the program in flight at the end is judged, and no more are drawn
+    assert backend.overlapped == 0  # never two calls at once: the next program starts once the last is judged
+    assert not all(backend.threads) and any(backend.threads)  # first runs in the thread, replays in the campaign's
+    assert any("negate" in f["signature"] for f in summary["findings"])  # judged as before: the fault is found
+    assert summary["backend_in_background_seconds"] > 0 and "backend_wait" in summary["time_split"]
+
+
+def test_warnings_never_reach_the_terminal(tmp_path, capsys, monkeypatch):
+    import conformance.fuzz_running as running
+
+    def noisy(module, inputs):  # what a NaN cast to an integer says (issue 24: printed by a campaign)
+        np.array([np.nan]).astype(np.int32)
+        return evaluate(module, inputs)
+    evaluate = running.oracle_outputs
+    monkeypatch.setattr(running, "oracle_outputs", noisy)
+    ops = [oracle.lookup("stablehlo.add")]
+    summary = Campaign(OracleBackend(), str(tmp_path), seed=1, ops=ops, max_ops=2, progress=False).run(max_programs=3)
+    captured = capsys.readouterr()
+    assert "RuntimeWarning" not in captured.err + captured.out
+    assert any("invalid value encountered in cast" in w for w in summary["warnings"])
