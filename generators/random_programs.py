@@ -184,7 +184,10 @@ def random_programs(draw, *, max_ops: int = 8, ops: list[OpInfo] | None = None, 
             sig = float_sig = info.draw_signature(draw, et)
         # Integer operands of ops that draw their own inputs (indices, shapes, start positions)
         # get those values through fresh arguments: arbitrary values there are mostly undefined.
-        own = info.draw_inputs(draw, float_sig) if info.draw_inputs is not None else None
+        # (An op without such operands draws none: its drawn values would be thrown away, and
+        # drawing a tensor element by element was most of a program's drawing time.)
+        own = info.draw_inputs(draw, float_sig) if info.draw_inputs is not None and any(
+            _is_index_like(t) for t in sig.operand_types) else None
         operands = []
         for k, t in enumerate(sig.operand_types):
             if own is not None and _is_index_like(t) and isinstance(own, list):

@@ -8,6 +8,7 @@ written as a reproducer.  ``pytest -m fuzz`` (or the nightly profile) runs the l
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 
@@ -64,6 +65,34 @@ def test_random_programs_verify_evaluate_and_cover_the_ops():
                    default=0) >= 2 for p in programs)
     assert any(op.regions for p in programs for op in p.module.main.ops)  # nested regions come along
     assert any("!quant." in t for p in programs for t in p.element_types)  # quantized programs too
+
+
+def test_an_op_without_index_operands_draws_no_values_of_its_own():
+    """Only index-like operands (indices, shapes, start positions) take an op's own drawn values:
+    drawing them for chlo.acos's float operand, element by element, was thrown away."""
+    def thrown_away(draw, signature):
+        raise AssertionError("chlo.acos's own inputs drawn for a random program")
+    acos = dataclasses.replace(oracle.lookup("chlo.acos"), draw_inputs=thrown_away)
+    programs = _draw_programs(10, ops=[acos], max_ops=3)
+    assert programs and all("chlo.acos" in p.ops for p in programs)
+    # an op whose operands are index-like still gets its own values (dynamic_slice's start indices)
+    dynamic_slice = oracle.lookup("stablehlo.dynamic_slice")
+    drawn = [p for p in _draw_programs(10, ops=[dynamic_slice], max_ops=2) if p.fixed_args]
+    assert drawn, "no start index drawn by dynamic_slice itself"
+
+
+def test_polygamma_of_an_order_near_the_largest_double_is_evaluated():
+    """A random program's edge input (found by test_random_programs_verify_evaluate_and_cover_the_ops):
+    math.lgamma(n + 1) overflowed, an internal error; psi^(n)(x) = (-1)^(n+1) n! sum (x + k)^-(n+1)
+    underflows to a signed zero there (the k = 0 term: log n! - (n + 1) log x ~ -0.98 n)."""
+    big = np.finfo(np.float64).max
+    module = oracle.parse_module(f"""func.func @main(%n: tensor<2xf64>, %x: tensor<2xf64>) -> tensor<2xf64> {{
+  %0 = chlo.polygamma %n, %x : tensor<2xf64>, tensor<2xf64> -> tensor<2xf64>
+  return %0 : tensor<2xf64>
+}}""")
+    (out,) = oracle.evaluate(module, [np.array([big, 2001.0]), np.array([big, 1e6])])
+    assert out[0] == 0 and np.signbit(out[0])  # n even: (-1)^(n+1) < 0
+    assert out[1] == 0 and not np.signbit(out[1])  # n = 2001 odd, x^-(n+1) far below the smallest double
 
 
 @pytest.mark.parametrize("info", generatable_ops(), ids=lambda i: i.mnemonic)

@@ -218,7 +218,8 @@ def _polygamma_large_order(n: int, x: float):
     type (f64: +-709.8 / -744.4), and only there is the answer given without mpmath."""
     if x <= 0:
         raise Unsupported(f"polygamma of order {n} > {_POLYGAMMA_DIRECT_MAX_ORDER} at x = {x} <= 0")
-    log_magnitude = math.lgamma(n + 1) - (n + 1) * math.log(x)
+    # (in mpmath: an order near f64's max overflows math.lgamma; mpmath's exponents do not)
+    log_magnitude = mpmath.loggamma(n + 1) - (n + 1) * mpmath.log(x)
     sign = 1.0 if n % 2 == 1 else -1.0
     if log_magnitude - math.log(2 + x) > 1100:
         return sign * math.inf
