@@ -12,10 +12,10 @@ Where the likenesses come from, together:
 
 * this run's refusals (WorkerBackend._isolated);
 * earlier runs' on this machine: ``<cache>/refusals/<backend>-<version>.txt`` (adapters.cache);
-* the profile shipped with the suite for the backend, ``adapters/refusal_profiles/<backend>.txt``,
-  a copy of that cache file after a default run, so that a first run on a fresh machine plans
-  its batches as well as a second one does (``python -m adapters.refusal_profile BACKEND``
-  prints where the cache file is, to refresh it after a compiler upgrade).
+* the profile shipped with the suite for the backend, ``adapters/refusal_profiles/<backend>.txt``:
+  the likenesses of the programs a default run (seed 0) of that backend's version refused,
+  so that a first run on a fresh machine plans its batches as a second one does.  To refresh
+  it after a compiler upgrade, copy the cache file of a default run over it.
 
 One likeness per line, its parts sorted and tab-separated; ``#`` starts a comment.
 """
@@ -78,15 +78,3 @@ class RefusalProfile:
             except OSError:
                 pass  # a read-only cache only costs speed
 
-
-if __name__ == "__main__":
-    import sys
-
-    from . import get_backend
-
-    for name in sys.argv[1:] or ["iree-llvm-cpu"]:
-        backend = get_backend(name)
-        try:
-            print(f"{name}: {cache_file(name, backend.version)}")
-        finally:
-            backend.close()

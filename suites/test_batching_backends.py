@@ -76,7 +76,11 @@ def assert_like_alone(backend, programs, input_sets, batched) -> None:
 
 @pytest.fixture
 def fresh_cache(tmp_path, monkeypatch):
+    """An empty disk cache and no shipped refusal profile: batches are planned from scratch."""
+    import adapters.refusal_profile
+
     monkeypatch.setenv("SHLO_CONFORM_CACHE", str(tmp_path / "cache"))  # (read by each new worker)
+    monkeypatch.setattr(adapters.refusal_profile, "SHIPPED_DIR", str(tmp_path / "no profiles shipped"))
 
 
 # ------------------------------------------------------------------ IREE
