@@ -189,14 +189,16 @@ class Campaign:
             self.stats.finite += finite
             self.stats.outputs += total
 
-    def _judged(self, module: ir.Module, input_sets: list, expected: list, runs: list, backend) -> Verdict:
+    def _judged(self, module: ir.Module, input_sets: list, expected: list, runs: list, backend,
+                replayed: dict | None = None) -> Verdict:
         """The backend's runs judged against the oracle's answers: the first finding-worthy
-        verdict, else the last."""
+        verdict, else the last (``replayed``: replays run ahead, ``RunsInFlight``)."""
         t = time.perf_counter()
         verdict = Verdict(Status.PASS)
         try:
             for inputs, oracle_values, run in zip(input_sets, expected, runs):
-                v = judge(module, inputs, oracle_values, run, backend=backend, timeout=self._timeout())
+                v = judge(module, inputs, oracle_values, run, backend=backend, timeout=self._timeout(),
+                          replayed=replayed)
                 if v.status in FINDING_STATUSES:
                     return v
                 verdict = v
@@ -378,7 +380,8 @@ class Campaign:
         expected = self._expected(program.module, inputs)
         self._evaluated.clear()  # (keyed by id: shrinking's input sets must not find these)
         self._finish_pending()
-        self._pending = RunsInFlight(self._run_many, program, inputs, expected, self._backends_for(program, inputs))
+        self._pending = RunsInFlight(self._run_many, program, inputs, expected, self._backends_for(program, inputs),
+                                     replay=lambda backend, text, ins: backend.run(text, ins, timeout=self._timeout()))
         if self.recorded is not None and not isinstance(expected, Verdict):
             self.recorded.extend((self._pending.text, inputs) for _ in self._pending.backends)
 
@@ -402,6 +405,7 @@ class Campaign:
         runs = pending.wait()
         self._spent("backend_wait", t)
         self.stats.background += pending.seconds
+        self.stats.seconds["judging"] += pending.replay_seconds  # (replays run ahead, beside the drawing)
         verdicts = {}
         for backend in pending.backends:
             if isinstance(pending.expected, Verdict):
@@ -409,7 +413,8 @@ class Campaign:
                 continue
             self._count_finite(pending.expected)
             verdicts[backend.name] = (backend, self._judged(pending.program.module, pending.inputs, pending.expected,
-                                                            runs[backend.name], backend))
+                                                            runs[backend.name], backend,
+                                                            pending.replayed.get(backend.name)))
         self._count_program(pending.program, pending.inputs, verdicts)
 
     def _count_program(self, program, inputs, verdicts: dict) -> None:

@@ -16,10 +16,11 @@ import oracle
 from oracle import ir
 from oracle.errors import OracleError, Unsupported
 from oracle.evaluator import Context, run_ops
+from oracle.rewrite import inline_calls
 from oracle.numerics import isfinite
 from judge.deviation_conditions import triggered
 from judge.known_deviations import known_deviation
-from judge.verdict import Traits, judge_grid_program, judge_program, oracle_run
+from judge.verdict import Traits, instrumented, judge_grid_program, judge_program, oracle_run
 
 from .fuzz_crash_sites import bucket_op, crash_site
 from .fuzz_shrinking import pruned
@@ -59,10 +60,12 @@ def oracle_outputs(module: ir.Module, inputs: list):
     return oracle_run(module, inputs)
 
 
-def judge(module: ir.Module, inputs: list, oracle_values, run, *, backend=None, timeout: float = 60) -> Verdict:
+def judge(module: ir.Module, inputs: list, oracle_values, run, *, backend=None, timeout: float = 60,
+          replayed: dict | None = None) -> Verdict:
     """A backend's RunResult for one input set, judged by the judge (judge/verdict.py): replay
     judging when the outputs are not bit-identical to the oracle's, so the finding names the
-    first op that deviates on the backend's own operands.  ``backend`` runs the replay."""
+    first op that deviates on the backend's own operands.  ``backend`` runs the replay;
+    ``replayed``: {(program text, id(inputs)): RunResult} of replays already run (``first_replay``)."""
     main = module.main
     last = next((op for op in reversed(main.ops) if op.name != "func.return"), main.ops[-1])
     expected = oracle_values[0]
@@ -71,7 +74,7 @@ def judge(module: ir.Module, inputs: list, oracle_values, run, *, backend=None, 
                        else "", expected=expected, inputs=inputs)
 
     def rerun(program_text: str):
-        again = backend.run(program_text, inputs, timeout=timeout)
+        again = (replayed or {}).get((program_text, id(inputs))) or backend.run(program_text, inputs, timeout=timeout)
         return again.outputs if again.status == "ok" else None
 
     verdict = judge_program(module, inputs, run.outputs, traits=Traits.of(backend),
@@ -81,6 +84,12 @@ def judge(module: ir.Module, inputs: list, oracle_values, run, *, backend=None, 
     op = verdict.op
     return Verdict("mismatch", verdict.message, op.name if op is not None else "argument", verdict.dtype,
                    expected=expected, actual=run.outputs, inputs=inputs, triggers=verdict.triggers)
+
+
+def first_replay(module: ir.Module) -> str:
+    """The text of the first program replay judging runs (judge_program): @main, its calls
+    inlined, returning every top-level value."""
+    return oracle.print_module(instrumented(inline_calls(module))[0])
 
 
 def check_program(backend, module: ir.Module, inputs, *, timeout: float = 60) -> Verdict:

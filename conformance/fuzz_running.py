@@ -8,10 +8,13 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+import numpy as np
+
 import oracle
 from oracle.errors import OracleError
 
-from .fuzz_checking import FINDING_STATUSES, Verdict, check_program, finite_elements, oracle_outputs, signature_of
+from .fuzz_checking import (FINDING_STATUSES, Verdict, check_program, finite_elements, first_replay, oracle_outputs,
+                            signature_of)
 
 #: Fresh-worker re-runs a new failure must fail again in, the same way, to be written as a finding
 #: (``again_on_fresh_workers``): one more than one, because some backend bugs come and go from one
@@ -79,26 +82,42 @@ class RunsInFlight:
     thread draws and evaluates the next program.  ``wait()``: {backend name: its RunResults}.
     No run starts when ``expected`` is the oracle's verdict that it cannot evaluate the program."""
 
-    def __init__(self, run_many, program, inputs: list, expected, backends: list):
+    def __init__(self, run_many, program, inputs: list, expected, backends: list, replay=None):
         self.program, self.inputs, self.expected, self.backends = program, inputs, expected, backends
         self.text = oracle.print_module(program.module)
         self.runs: dict = {}
+        self.replayed: dict = {}  # backend name -> {(replay text, id(input set)): RunResult}
         self.seconds = 0.0  # how long the thread ran
+        self.replay_seconds = 0.0  # of which replaying
         self._error: BaseException | None = None
         self._thread = None
         if not isinstance(expected, Verdict) and backends:
-            self._thread = threading.Thread(target=self._run, args=(run_many,), name="fuzz-backend", daemon=True)
+            self._thread = threading.Thread(target=self._run, args=(run_many, replay), name="fuzz-backend",
+                                            daemon=True)
             self._thread.start()
 
-    def _run(self, run_many) -> None:
+    def _run(self, run_many, replay) -> None:
         started = time.perf_counter()
         try:
             for backend in self.backends:
-                self.runs[backend.name] = run_many(backend, self.text, self.inputs)
+                self.runs[backend.name] = runs = run_many(backend, self.text, self.inputs)
+                if replay is not None:
+                    self._replay_ahead(backend, runs, replay)
         except BaseException as e:  # noqa: BLE001 - raised again in the campaign's thread by wait()
             self._error = e
         finally:
             self.seconds = time.perf_counter() - started
+
+    def _replay_ahead(self, backend, runs, replay) -> None:
+        """Where an output is not bit for bit the oracle's, judging may replay the program (its
+        second compile): run that replay here too, beside the drawing, for the judge to find
+        (``fuzz_checking.judge``'s ``replayed``).  Only a head start: the judge decides."""
+        started, text = time.perf_counter(), None
+        for inputs, answer, run in zip(self.inputs, self.expected, runs):
+            if run.status == "ok" and not all(_same_bits(e, a) for e, a in zip(answer[0], run.outputs)):
+                text = text or first_replay(self.program.module)
+                self.replayed.setdefault(backend.name, {})[(text, id(inputs))] = replay(backend, text, inputs)
+        self.replay_seconds += time.perf_counter() - started
 
     def wait(self, *, raise_errors: bool = True) -> dict:
         if self._thread is not None:
@@ -106,6 +125,12 @@ class RunsInFlight:
         if self._error is not None and raise_errors:
             raise self._error
         return self.runs
+
+
+def _same_bits(a, b) -> bool:
+    """(whether a replay may be wanted, not a verdict: the judge compares)"""
+    a, b = np.asarray(a), np.asarray(b)
+    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
 
 
 def input_sets_for(program, count: int, evaluated: dict) -> list:

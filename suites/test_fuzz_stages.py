@@ -16,9 +16,9 @@ import oracle
 from adapters.base import RunResult
 from adapters.oracle_backend import OracleBackend
 from conformance.fuzz import Campaign
-from conformance.fuzz_checking import Verdict
+from conformance.fuzz_checking import Verdict, judge, oracle_outputs
 from conformance.fuzz_drawing import aimed_ops, rounds_done, touches
-from conformance.fuzz_running import CONFIRM_RUNS, again_on_fresh_workers, compile_and_execute
+from conformance.fuzz_running import CONFIRM_RUNS, RunsInFlight, again_on_fresh_workers, compile_and_execute
 from conformance.fuzz_shrinking import MIN_SHRINK_SECONDS, shrink_allowance, shrink_program
 from conformance.fuzz_storing import FindingsFolder
 
@@ -169,16 +169,35 @@ def _negate_off(program, run):
     return RunResult("ok", [o + 1 if o.dtype.kind == "f" else o for o in run.outputs], "", run.seconds)
 
 
-def test_programs_run_beside_the_drawing_one_backend_call_at_a_time(tmp_path):
+def test_programs_run_beside_the_drawing_one_backend_call_at_a_time(tmp_path, monkeypatch):
+    monkeypatch.setenv("SHLO_CONFORM_CACHE", str(tmp_path / "cache"))  # (its own findings store)
     ops = [oracle.lookup(f"stablehlo.{name}") for name in ("negate", "add", "abs", "multiply")]
     backend = OneCallAtATime()
     campaign = Campaign(backend, str(tmp_path), seed=3, ops=ops, max_ops=3, progress=False)
     summary = campaign.run(max_programs=15)
     assert summary["programs"] == 15  # the program in flight at the end is judged, and no more are drawn
     assert backend.overlapped == 0  # never two calls at once: the next program starts once the last is judged
-    assert not all(backend.threads) and any(backend.threads)  # first runs in the thread, replays in the campaign's
+    # first runs and the replays they call for in the thread, confirming and shrinking in the campaign's
+    assert not all(backend.threads) and any(backend.threads)
     assert any("negate" in f["signature"] for f in summary["findings"])  # judged as before: the fault is found
     assert summary["backend_in_background_seconds"] > 0 and "backend_wait" in summary["time_split"]
+
+
+def test_a_replay_run_ahead_is_the_one_the_judge_runs(tmp_path):
+    """RunsInFlight runs the first replay where an output is not bit for bit the oracle's; the
+    judge finds it there and does not compile it again."""
+    module = oracle.parse_module(NEGATE)
+    backend = OneCallAtATime()
+    program = type("Program", (), {"module": module})()
+    expected = [oracle_outputs(module, X)]
+    pending = RunsInFlight(lambda b, text, sets: b.run_many(text, sets), program, [X], expected, [backend],
+                           replay=lambda b, text, inputs: b.run(text, inputs))
+    runs = pending.wait()[backend.name]
+    assert len(backend.threads) == 2 and pending.replayed[backend.name]  # the run, then its replay
+    verdict = judge(module, X, expected[0], runs[0], backend=backend, replayed=pending.replayed[backend.name])
+    # (the fake adds one to every float value of a program holding a negate: the replay's first, abs's, too)
+    assert verdict.status == "mismatch" and verdict.op == "stablehlo.abs"
+    assert len(backend.threads) == 2  # no replay compiled again
 
 
 def test_warnings_never_reach_the_terminal(tmp_path, capsys, monkeypatch):
