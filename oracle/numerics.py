@@ -49,6 +49,14 @@ def note_unrepresentable(wide: np.ndarray, et: ElementType) -> None:
             log.append(~np.isfinite(wide))
 
 
+def note_implementation_defined(mask: np.ndarray) -> None:
+    """Record the elements of an op's result (a boolean mask of its shape) that the spec leaves
+    implementation-defined, found while computing it, if a recording is active."""
+    log = _recording.get()
+    if log is not None:
+        log.append(np.asarray(mask, dtype=bool))
+
+
 @contextmanager
 def recording_unrepresentable():
     """Collect the masks noted by ``note_unrepresentable`` inside the block (a list)."""

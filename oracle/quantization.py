@@ -43,7 +43,7 @@ import numpy as np
 from . import ir
 from .element_conversion import convert_array
 from .errors import OracleError
-from .numerics import round_to
+from .numerics import note_implementation_defined, round_to
 from .registry import all_ops
 from .types import ELEMENT_TYPES, INTEGERS, ElementType, QuantizedElementType, TensorType
 
@@ -134,8 +134,12 @@ def quantize(x: np.ndarray, t: TensorType) -> np.ndarray:
         # clamp = minimum(maximum(x, min), max); NaN stays NaN (convert then decides)
         x_clamped = np.minimum(np.maximum(x_scaled_add_zp, converted_min), converted_max)
         x_rounded = np.rint(x_clamped)  # round_nearest_even, exact in float64
-    # convert(x_rounded, result_type): float -> storage integer; NaN, or a bound that rounded
-    # past the storage range in the expressed type, is implementation-defined (conversion.py).
+    # convert(x_rounded, result_type): float -> storage integer.  A value the storage type cannot
+    # represent -- NaN (clamp keeps it), or a bound that rounded past the storage range in the
+    # expressed type (i32's 2^31 - 1 is 2^31 in f32) -- is "TBD (#180)" in convert's spec text,
+    # implementation-defined here as in convert itself.
+    with np.errstate(invalid="ignore"):
+        note_implementation_defined(np.isnan(x_rounded) | (x_rounded < st.min_value) | (x_rounded > st.max_value))
     return convert_array(x_rounded.astype(ex.dtype), ex, st)
 
 

@@ -40,6 +40,35 @@ def test_quantize_clamps_to_a_narrowed_storage_range():
     assert quantize(np.array([-100, 3.4, 100], np.float32), t).tolist() == [-8, 3, 7]
 
 
+def test_quantize_leaves_what_the_storage_type_cannot_hold_implementation_defined():
+    """quantize ends in convert(x_rounded, storage type), whose spec text leaves a value the
+    storage type cannot represent "TBD (#180)": a NaN (clamp keeps it), and i32's bound
+    2^31 - 1, which is 2^31 once converted to f32, so that clamping to it gives 2^31."""
+    from oracle.numerics import recording_unrepresentable
+
+    t = TensorType((4,), _q("!quant.uniform<i32:f32, 1.0:0>"))
+    x = np.array([np.nan, 3e9, 5.0, -3e9], np.float32)  # NaN, clamped to 2^31 (past i32), exact, clamped to -2^31
+    with recording_unrepresentable() as noted:
+        quantize(x, t)
+    assert np.logical_or.reduce(noted).tolist() == [True, True, False, False]
+    # an element-wise op on quantized values: log of a negative dequantized value is NaN
+    log = _run('"stablehlo.log"(%a0) : (tensor<3x!quant.uniform<i8:f32, 0.5:0>>) -> '
+               'tensor<3x!quant.uniform<i8:f32, 0.5:0>>',
+               [("tensor<3x!quant.uniform<i8:f32, 0.5:0>>", np.array([2, -2, 0], np.int8))],
+               "tensor<3x!quant.uniform<i8:f32, 0.5:0>>")
+    assert log.shape == (3,)
+    from judge.verdict import judge_op
+    module = parse_module('func.func @main(%a: tensor<3x!quant.uniform<i8:f32, 0.5:0>>) -> '
+                          'tensor<3x!quant.uniform<i8:f32, 0.5:0>> {\n  %r = "stablehlo.log"(%a) : '
+                          '(tensor<3x!quant.uniform<i8:f32, 0.5:0>>) -> tensor<3x!quant.uniform<i8:f32, 0.5:0>>\n'
+                          '  func.return %r : tensor<3x!quant.uniform<i8:f32, 0.5:0>>\n}')
+    operand = np.array([2, -2, 0], np.int8)  # log(1) = 0 -> 0; log(-1) = NaN; log(0) = -inf -> -128
+    verdict = judge_op(module.main.ops[0], [operand], [np.array([0, 99, -128], np.int8)], module=module)
+    assert verdict.status == "implementation-defined", verdict  # 99 where NaN met the storage type
+    wrong = judge_op(module.main.ops[0], [operand], [np.array([5, 99, -128], np.int8)], module=module)
+    assert wrong.status == "mismatch"  # log(1) is exactly 0, 5 is past the one storage unit allowed
+
+
 def test_dequantize_subtracts_the_zero_point_exactly():
     # 127 - (-128) = 255 does not fit i8: the subtraction is exact, not wrapped
     t = TensorType((2,), _q("!quant.uniform<i8:f32, 0.5:-128>"))
