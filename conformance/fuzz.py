@@ -255,7 +255,7 @@ class Campaign:
     # --- failures
     def _attribute_crash(self, backend, module: ir.Module, verdict: Verdict) -> Verdict:
         """``attribute_crash``, its backend runs counted as judging (worker restarts included)."""
-        if verdict.status != "crash" or verdict.inputs is None:
+        if verdict.status != Status.CRASH or verdict.inputs is None:
             return verdict
         t = time.perf_counter()
         try:
@@ -265,7 +265,7 @@ class Campaign:
 
     def _on_failure(self, backend, module: ir.Module, verdict: Verdict, beside: dict) -> None:
         reason = known_reason(backend.name, verdict, module)
-        if not reason and verdict.status == "crash":  # (a crash an entry without condition explains costs nothing)
+        if not reason and verdict.status == Status.CRASH:  # (a crash an entry without condition explains costs nothing)
             verdict = self._attribute_crash(backend, module, verdict)
             reason = known_reason(backend.name, verdict, module)
         signature = signature_of(backend.name, verdict)

@@ -12,21 +12,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from adapters.base import RunStatus
 import oracle
 from oracle import ir
 from oracle.errors import OracleError, Unsupported
 from oracle.evaluator import Context, run_ops
 from oracle.rewrite import inline_calls
 from oracle.numerics import isfinite
-from judge.deviation_conditions import triggered
-from judge.known_deviations import known_deviation
+from judge.known_deviations import deviation_for, known_deviation
+from judge.status import Status
 from judge.verdict import Traits, instrumented, judge_grid_program, judge_program, oracle_run
 
 from .fuzz_crash_sites import bucket_op, crash_site
 from .fuzz_shrinking import pruned
 
 #: Statuses a campaign reports as findings.
-FINDING_STATUSES = ("mismatch", "crash", "timeout", "error")
+FINDING_STATUSES = (Status.MISMATCH, Status.CRASH, Status.TIMEOUT, Status.ERROR)
 #: The element type field of a crash bucket's signature: any type (its finding lists those seen).
 ANY_TYPE = "*"
 
@@ -69,20 +70,20 @@ def judge(module: ir.Module, inputs: list, oracle_values, run, *, backend=None, 
     main = module.main
     last = next((op for op in reversed(main.ops) if op.name != "func.return"), main.ops[-1])
     expected = oracle_values[0]
-    if run.status != "ok":
+    if run.status != RunStatus.OK:
         return Verdict(run.status, run.message, last.name, _result_element(last.results[0].type) if last.results
                        else "", expected=expected, inputs=inputs)
 
     def rerun(program_text: str):
         again = (replayed or {}).get((program_text, id(inputs))) or backend.run(program_text, inputs, timeout=timeout)
-        return again.outputs if again.status == "ok" else None
+        return again.outputs if again.status == RunStatus.OK else None
 
     verdict = judge_program(module, inputs, run.outputs, traits=Traits.of(backend),
                             rerun=rerun if backend is not None else None, oracle_values=oracle_values)
-    if verdict.status != "mismatch":
+    if verdict.status != Status.MISMATCH:
         return Verdict(verdict.status)
     op = verdict.op
-    return Verdict("mismatch", verdict.message, op.name if op is not None else "argument", verdict.dtype,
+    return Verdict(Status.MISMATCH, verdict.message, op.name if op is not None else "argument", verdict.dtype,
                    expected=expected, actual=run.outputs, inputs=inputs, triggers=verdict.triggers)
 
 
@@ -100,9 +101,9 @@ def check_program(backend, module: ir.Module, inputs, *, timeout: float = 60) ->
     try:
         oracle_values = oracle_outputs(module, inputs)
     except Unsupported as e:
-        return Verdict("unsupported", str(e))
+        return Verdict(Status.UNSUPPORTED, str(e))
     except OracleError as e:
-        return Verdict("error-oracle", str(e))
+        return Verdict(Status.ERROR_ORACLE, str(e))
     run = backend.run(oracle.print_module(module), inputs, timeout=timeout)
     verdict = judge(module, inputs, oracle_values, run, backend=backend, timeout=timeout)
     return attribute_crash(backend, module, inputs, verdict, timeout=timeout)
@@ -135,7 +136,7 @@ def attribute_crash(backend, module: ir.Module, inputs, verdict: Verdict, *, tim
     values) and the ops before it.  A crash needing two ops (a quantized reduce_window, then an
     op the quant-to-math lowering refuses) is named after the later one; the conditions can
     see the earlier one.  Other verdicts, and process grids, are returned as they are."""
-    if verdict.status != "crash" or backend is None or isinstance(inputs, dict):
+    if verdict.status != Status.CRASH or backend is None or isinstance(inputs, dict):
         return verdict
     ops = [op for op in module.main.ops if op.name != "func.return"]
     if not ops:
@@ -146,16 +147,17 @@ def attribute_crash(backend, module: ir.Module, inputs, verdict: Verdict, *, tim
         middle = (low + high) // 2
         program, program_inputs = _prefix(module, inputs, middle)
         run = backend.run(oracle.print_module(program), program_inputs, timeout=timeout)
-        if run.status == "crash" and crash_site(run.message) == site:
+        if run.status == Status.CRASH and crash_site(run.message) == site:
             high = middle
         else:
             low = middle + 1
     culprit = ops[low]
     operands = _operands_of(module, inputs, low)
+    dtype = _result_element(culprit.results[0].type) if culprit.results else ""
+    explained = deviation_for(backend.name, culprit.name, dtype, verdict.status, culprit,
+                              operands if operands is not None else [], ops[:low])
     return dataclasses.replace(
-        verdict, op=culprit.name,
-        dtype=_result_element(culprit.results[0].type) if culprit.results else "",
-        triggers=triggered(culprit, operands if operands is not None else [], ops[:low]),
+        verdict, op=culprit.name, dtype=dtype, triggers=explained.triggers,
         message=f"{verdict.message}\n(the crash starts at op #{low} {culprit.name}: the ops before it, compiled alone, "
                 f"do not crash)" if low < len(ops) - 1 else verdict.message)
 
@@ -171,33 +173,33 @@ def check_grid_program(backend, module: ir.Module, inputs: dict, *, timeout: flo
         expected = evaluate_parallel(module, inputs, num_replicas=grid[0], num_partitions=grid[1],
                                      impl_defined=masks, error_bounds=bounds)
     except Unsupported as e:
-        return Verdict("unsupported", str(e)), {}
+        return Verdict(Status.UNSUPPORTED, str(e)), {}
     except OracleError as e:
-        return Verdict("error-oracle", str(e)), {}
+        return Verdict(Status.ERROR_ORACLE, str(e)), {}
     run_grid = getattr(backend, "run_grid", None)
     if run_grid is None:
-        return Verdict("rejected", f"{backend.name} cannot run a process grid"), expected
+        return Verdict(Status.REJECTED, f"{backend.name} cannot run a process grid"), expected
     run = run_grid(oracle.print_module(module), inputs, grid[0], grid[1], timeout=timeout)
-    if run.status == "ok":  # replayed on the whole grid where an output is off (judge_grid_program)
+    if run.status == RunStatus.OK:  # replayed on the whole grid where an output is off (judge_grid_program)
         def rerun_grid(program):
             again = run_grid(program, inputs, grid[0], grid[1], timeout=timeout)
-            return again.outputs if again.status == "ok" else None
+            return again.outputs if again.status == RunStatus.OK else None
         pid, pv = judge_grid_program(module, inputs, run.outputs, grid=grid, expected=expected, masks=masks,
                                      bounds=bounds, traits=Traits.of(backend), rerun_grid=rerun_grid)
-        if pv.status != "mismatch":
+        if pv.status != Status.MISMATCH:
             return Verdict(pv.status), expected
         culprit = pv.op.name if pv.op is not None else "argument"
         v = Verdict(pv.status, pv.message, culprit, pv.dtype, triggers=pv.triggers)
         v.message = f"process grid {grid[0]} x {grid[1]}, process {pid}: {v.message}"
         v.inputs, v.expected, v.actual = inputs, expected, run.outputs
         return v, expected
-    verdict = Verdict("pass")
+    verdict = Verdict(Status.PASS)
     for pid in sorted(inputs):
         v = judge(module, inputs[pid], (expected[pid],), run)
         if v.status in FINDING_STATUSES:
             v.message = f"process grid {grid[0]} x {grid[1]}, process {pid}: {v.message}"
             v.inputs, v.expected = inputs, expected
-            v.actual = run.outputs if run.status == "ok" else None
+            v.actual = run.outputs if run.status == RunStatus.OK else None
             return v, expected
         verdict = v
     return verdict, expected
@@ -208,12 +210,12 @@ def known_reason(backend: str, verdict: Verdict, module: ir.Module | None = None
     blamed; a crash, timeout or error has no culprit, so any op of the program with all the
     program's element types may explain it (the f6 crash of a convert from f6 to f32)."""
     deviation = known_deviation(backend, verdict.op, verdict.dtype, verdict.status, verdict.triggers)
-    if deviation is None and verdict.status == "mismatch" and module is not None:
+    if deviation is None and verdict.status == Status.MISMATCH and module is not None:
         # the table names an op's operand types as the one-op run does (is_finite on f8E8M0FNU -> i1)
         deviation = next((d for op in module.main.ops if op.name == verdict.op for d in [known_deviation(
             backend, op.name, ",".join(sorted(element_names([v.type for v in op.operands]))), verdict.status,
             verdict.triggers)] if d), None)
-    if deviation is None and verdict.status != "mismatch" and module is not None:
+    if deviation is None and verdict.status != Status.MISMATCH and module is not None:
         # (an entry with a condition explains only the op the conditions were evaluated on)
         main = module.main
         types = ",".join(sorted(element_names([a.type for a in main.arguments]
@@ -233,7 +235,7 @@ def signature_of(backend: str, verdict: Verdict) -> str:
     (drawn at random: one signature per scale would shrink the same failure again and again).
     A crash whose output shows where it aborted is bucketed by that site, whatever op and type
     reached it: ``backend|at SITE|*|crash`` (conformance/fuzz_crash_sites.py)."""
-    site = crash_site(verdict.message) if verdict.status == "crash" else ""
+    site = crash_site(verdict.message) if verdict.status == Status.CRASH else ""
     if site:
         return f"{backend}|{bucket_op(site)}|{ANY_TYPE}|crash"
     op, dtype = op_and_type(verdict)

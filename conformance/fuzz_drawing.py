@@ -12,6 +12,7 @@ import warnings
 
 from oracle import ir
 from judge.known_deviations import known_deviation
+from judge.status import Status
 
 from .fuzz_checking import element_names
 from .probe import load_support
@@ -19,7 +20,7 @@ from .probe import load_support
 #: Programs per round of Hypothesis drawing (a stopped campaign wastes at most a round's draws).
 ROUND_PROGRAMS = 20
 #: Statuses a probe or the deviation table records as "this backend refuses or dies on it".
-REFUSALS = ("rejected", "crash")
+REFUSALS = (Status.REJECTED, Status.CRASH)
 
 
 def known_refusals(backend, ops) -> dict[str, set[str]]:

@@ -14,6 +14,7 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
+from adapters.base import RunStatus
 import oracle
 from oracle.errors import OracleError, Unsupported
 from judge.divergence import masked_values
@@ -261,7 +262,7 @@ def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | Non
 
     if run is None:
         run = backend.run(case.program, case.inputs, timeout=timeout)
-    if not run.ok:
+    if run.status != RunStatus.OK:  # (a plug-in's run result needs only .status, .message, .outputs)
         return finish(Status(run.status), run.message, expected=expected)
     actual = run.outputs
     # One op on the program's arguments: its own rule, no replay needed.

@@ -38,6 +38,7 @@ import numpy as np
 from oracle.numerics import flush_subnormals, hex_bits, isfinite, isnan, signbit, ulp_distance
 from oracle.types import ElementType, as_element_type
 
+from .status import Status
 from .tolerance import EXACT, Tolerance
 
 __all__ = ["Comparison", "compare", "compare_outputs", "value_text", "ULP_BUCKETS", "MAX_REPORTED_MISMATCHES"]
@@ -69,7 +70,7 @@ class Comparison:
 
     @property
     def passed(self) -> bool:
-        return self.status != "mismatch"
+        return self.status != Status.MISMATCH
 
 
 # ------------------------------------------------------------------------ per element
@@ -246,10 +247,10 @@ def compare(expected, actual, element_type, tolerance: Tolerance = EXACT, *,
     if expected.dtype != et.dtype:
         raise TypeError(f"compare: expected array has dtype {expected.dtype}, not {et} ({et.dtype})")
     if actual.shape != expected.shape:
-        return Comparison("mismatch", mismatch_count=int(expected.size),
+        return Comparison(Status.MISMATCH, mismatch_count=int(expected.size),
                           message=f"shape mismatch: expected {expected.shape}, got {actual.shape}")
     if actual.dtype != et.dtype:
-        return Comparison("mismatch", mismatch_count=int(expected.size),
+        return Comparison(Status.MISMATCH, mismatch_count=int(expected.size),
                           message=f"dtype mismatch: expected {et} ({et.dtype}), got {actual.dtype}")
 
     bound = None
@@ -294,16 +295,16 @@ def compare(expected, actual, element_type, tolerance: Tolerance = EXACT, *,
             message += f"\n  ... and {n_bad - len(rows)} more"
         if not exact_type:
             message += "\n" + _format_histogram(histogram)
-        return Comparison("mismatch", max_ulp, n_bad, message, rows, histogram, n_compared, n_skipped,
+        return Comparison(Status.MISMATCH, max_ulp, n_bad, message, rows, histogram, n_compared, n_skipped,
                           failing=bad)
 
     ulp_note = "" if exact_type else f", max {max_ulp:g} ULP"
     if n_skipped:
-        return Comparison("implementation-defined", max_ulp, 0,
+        return Comparison(Status.IMPLEMENTATION_DEFINED, max_ulp, 0,
                           f"{n_compared} compared elements match{ulp_note}; {n_skipped} "
                           f"implementation-defined elements not compared",
                           [], histogram, n_compared, n_skipped)
-    return Comparison("pass", max_ulp, 0, f"all {n_compared} elements match{ulp_note}",
+    return Comparison(Status.PASS, max_ulp, 0, f"all {n_compared} elements match{ulp_note}",
                       [], histogram, n_compared, 0)
 
 
@@ -320,7 +321,7 @@ def compare_outputs(expected: Sequence, actual: Sequence, element_types: Sequenc
     """
     expected, actual = list(expected), list(actual)
     if len(expected) != len(actual):
-        return Comparison("mismatch", message=f"expected {len(expected)} outputs, got {len(actual)}")
+        return Comparison(Status.MISMATCH, message=f"expected {len(expected)} outputs, got {len(actual)}")
     n = len(expected)
     tolerances = [tolerance] * n if isinstance(tolerance, Tolerance) else list(tolerance)
     masks = list(impl_masks) if impl_masks is not None else [None] * n
@@ -332,14 +333,14 @@ def compare_outputs(expected: Sequence, actual: Sequence, element_types: Sequenc
     results = [compare(e, a, t, tol, impl_defined=m, flushed_expected=f, error_bound=b)
                for e, a, t, tol, m, f, b in zip(expected, actual, element_types, tolerances, masks, flushed, bounds)]
     statuses = {r.status for r in results}
-    status = ("mismatch" if "mismatch" in statuses else
-              "implementation-defined" if "implementation-defined" in statuses else "pass")
+    status = (Status.MISMATCH if Status.MISMATCH in statuses else
+              Status.IMPLEMENTATION_DEFINED if Status.IMPLEMENTATION_DEFINED in statuses else Status.PASS)
     histogram = Counter()
     for r in results:
         histogram.update(r.ulp_histogram)
     first = [((i, *row[0]), *row[1:]) for i, r in enumerate(results) for row in r.first_mismatches]
     lines = [f"output #{i}: {r.message}" for i, r in enumerate(results)
-             if status == "pass" or r.status != "pass"]
+             if status == Status.PASS or r.status != Status.PASS]
     return Comparison(
         status=status,
         max_ulp=max((r.max_ulp for r in results), default=0.0),

@@ -180,8 +180,10 @@ def _from_record(record: dict) -> Deviation | None:
 def deviation_for_case(backend: str, case) -> Deviation | None:
     """The entry explaining a failing case (a CaseResult: any of its ops, all its element types;
     the conditions the judge found in ``case.extra["triggers"]``).  A case read from results.json
-    carries the entry its run recorded (``case.deviation``, see ``recorded``): that one is it."""
-    if getattr(case, "deviation", None) is not None:
+    carries the entry its run recorded (``case.deviation``, see ``recorded``): that one is it.  An
+    empty record (no entry explained it then) is matched again: asked about another backend's
+    table, or after an entry was added."""
+    if getattr(case, "deviation", None):
         return _from_record(case.deviation)
     dtypes = ",".join(case.dtypes)
     triggers = tuple((getattr(case, "extra", None) or {}).get("triggers", ()))

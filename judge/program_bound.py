@@ -68,6 +68,7 @@ from oracle.impl_defined import op_masks
 from oracle.types import TensorType, element_type
 
 from .compare import Comparison, compare
+from .status import Status
 from .tolerance import Tolerance, tolerance_for
 
 __all__ = ["ProgramBounds", "GoldenVerdict", "program_bounds", "expanded_for_bounds", "output_bounds",
@@ -652,7 +653,7 @@ def judge_golden(golden, exact, result_type, bound: np.ndarray | None, *, unknow
     exact_bound = bool(np.all(bound == 0))
     tolerance = Tolerance(strict_signed_zero=exact_bound, reason="program-level bound (judge/program_bound.py)")
     comparison = compare(exact, golden, et, tolerance, error_bound=bound)
-    if comparison.status == "mismatch":
+    if comparison.status == Status.MISMATCH:
         return GoldenVerdict("wrong", "outside the program-level bound of the exact answer (below, 'expected' "
                                       f"is the exact answer, 'actual' {what} value):\n" + comparison.message,
                              comparison)

@@ -47,6 +47,7 @@ from .compare import Comparison, compare_outputs
 from .deviation_conditions import triggered
 from .program_bound import GoldenVerdict, is_exact_bound, judge_golden, oracle_run, output_bounds
 from .program_bound import path_text as _path_text
+from .status import Status
 from .tolerance import tolerance_for
 
 __all__ = ["Traits", "OpVerdict", "ProgramVerdict", "judge_op", "judge_program", "judge_grid_program",
@@ -254,18 +255,18 @@ def judge_program(module: ir.Module, inputs: Sequence, actual: Sequence, *, trai
     expected, env, recorded = oracle_values or oracle_run(module, inputs)
     actual = list(actual)
     if len(actual) != len(expected):
-        return ProgramVerdict("mismatch", f"expected {len(expected)} outputs, got {len(actual)}", main.ops[-1],
+        return ProgramVerdict(Status.MISMATCH, f"expected {len(expected)} outputs, got {len(actual)}", main.ops[-1],
                               expected=expected)
     producers = {r: (k, op) for k, op in enumerate(main.ops) for r in op.results}
     if rerun is None:
         return _judge_outputs_directly(module, env, actual, outputs_values, producers, traits, expected, recorded)
     if all(_identical(e, a) for e, a in zip(expected, actual)):
         masked = any(v in recorded for v in outputs_values)
-        return ProgramVerdict("implementation-defined" if masked else "pass", expected=expected)
+        return ProgramVerdict(Status.IMPLEMENTATION_DEFINED if masked else Status.PASS, expected=expected)
     # Outputs within their producing ops' allowances of the oracle's exact outputs are right as
     # they are; only the others need the replay (a second compile) to be judged and attributed.
     direct = _judge_outputs_directly(module, env, actual, outputs_values, producers, traits, expected, recorded)
-    if direct.status != "mismatch":
+    if direct.status != Status.MISMATCH:
         return direct
     return _judged_by_replay(module, inputs, actual, traits, rerun, expected, direct)
 
@@ -370,7 +371,7 @@ def judge_against_program_bound(program: ir.Module, values: tuple, bounds, i: in
             verdict = judge_op(producer, [env[v] for v in producer.operands], results, module=program, env=env)
         except OracleError:
             return GoldenVerdict("unjudged", f"not judged: {bounds.unknown[returned]}")
-        state = "wrong" if verdict.status == "mismatch" else "inexact"
+        state = "wrong" if verdict.status == Status.MISMATCH else "inexact"
         where = "outside" if state == "wrong" else "within"
         return GoldenVerdict(state, f"{where} the allowance of {producer.name} (its operands are exact): "
                                     f"{verdict.comparison.message}", verdict.comparison)
@@ -450,15 +451,15 @@ def _judge_replay(replay: _Replay, actual, traits, expected, whole,
         try:
             expected_op = evaluate_op(op, operands, module, env, impl_defined=schedule_masks)
         except OracleError:  # the backend's operands leave the op undefined: judged where they came from
-            statuses.add("implementation-defined")
+            statuses.add(Status.IMPLEMENTATION_DEFINED)
             continue
         for r, x in zip(op.results, expected_op):  # tokens, tuples: not returned; the oracle's value
             env.setdefault(r, x)
         verdict = judge_op(op, operands, [env[r] for r in op.results], module=module, traits=traits,
                            env=env, expected=expected_op, masks=[schedule_masks.get(r) for r in op.results])
         statuses.add(verdict.status)
-        if verdict.status == "mismatch":
-            found = ProgramVerdict("mismatch", _attributed(op, path, verdict.comparison.message), op, path[0],
+        if verdict.status == Status.MISMATCH:
+            found = ProgramVerdict(Status.MISMATCH, _attributed(op, path, verdict.comparison.message), op, path[0],
                                    verdict.comparison, expected, replayed=True, operands=operands, program=module)
             if not expandable(op):
                 return first or found, inside
@@ -471,13 +472,13 @@ def _judge_replay(replay: _Replay, actual, traits, expected, whole,
         if _identical(a, again):
             continue
         if value not in producers:  # a program argument returned as is
-            return ProgramVerdict("mismatch", f"output #{i} is argument {value.name} but differs from it",
+            return ProgramVerdict(Status.MISMATCH, f"output #{i} is argument {value.name} but differs from it",
                                   expected=expected, replayed=True), []
         op = producers[value]
         operands = [env[v] for v in op.operands]
         results = [a if r is value else env[r] for r in op.results]
         verdict = judge_op(op, operands, results, module=module, traits=traits, env=env)
-        if verdict.status == "mismatch":
+        if verdict.status == Status.MISMATCH:
             # every op of the replay is within its allowance, but the first run (compiled
             # differently) is not the replay: judged by the program-level bound of the exact answer
             settled = first_run(i, a) if first_run is not None else None
@@ -486,12 +487,12 @@ def _judge_replay(replay: _Replay, actual, traits, expected, whole,
                              f"operands, and is {settled.message}")
                 continue
             bound_note = "" if settled is None else f"\n(program-level bound: {settled.state}: {settled.message})"
-            found = ProgramVerdict("mismatch", _attributed(op, paths[op], f"output #{i} differs from the replay's: "
+            found = ProgramVerdict(Status.MISMATCH, _attributed(op, paths[op], f"output #{i} differs from the replay's: "
                                                                         f"{verdict.comparison.message}{bound_note}"),
                                    op, paths[op][0], verdict.comparison, expected, replayed=True, operands=operands,
                                    program=module)
             return found, [(paths[op], op, operands)] if expandable(op) else []
-    status = "implementation-defined" if "implementation-defined" in statuses else "pass"
+    status = Status.IMPLEMENTATION_DEFINED if Status.IMPLEMENTATION_DEFINED in statuses else Status.PASS
     return ProgramVerdict(status, expected=expected, replayed=True, notes=notes), []
 
 
@@ -521,7 +522,7 @@ def _judge_outputs_directly(module, env, actual, outputs_values, producers, trai
     for i, (value, a) in enumerate(zip(outputs_values, actual)):
         if value not in producers:  # a program argument returned as is
             if not _identical(a, env[value]):
-                return ProgramVerdict("mismatch", f"output #{i} is argument {value.name} but differs from it",
+                return ProgramVerdict(Status.MISMATCH, f"output #{i} is argument {value.name} but differs from it",
                                       expected=expected)
             continue
         given.setdefault(value, a)
@@ -533,12 +534,12 @@ def _judge_outputs_directly(module, env, actual, outputs_values, producers, trai
                            expected=[env[r] for r in op.results], masks=[recorded.get(r) for r in op.results])
         statuses.add(verdict.status)
         comparisons.append(verdict.comparison)
-        if verdict.status == "mismatch":
+        if verdict.status == Status.MISMATCH:
             message = verdict.comparison.message if len(given) == len(outputs_values) == len(op.results) \
                 else _attributed(op, k, verdict.comparison.message)
-            return ProgramVerdict("mismatch", message, op, k, verdict.comparison, expected, operands=operands,
+            return ProgramVerdict(Status.MISMATCH, message, op, k, verdict.comparison, expected, operands=operands,
                                   program=module)
-    status = "implementation-defined" if "implementation-defined" in statuses else "pass"
+    status = Status.IMPLEMENTATION_DEFINED if Status.IMPLEMENTATION_DEFINED in statuses else Status.PASS
     return ProgramVerdict(status, comparison=comparisons[0] if len(comparisons) == 1 else None, expected=expected)
 
 
@@ -558,7 +559,7 @@ def judge_process_outputs(module: ir.Module, expected: Sequence, actual: Sequenc
     statuses = set()
     for i, (value, e, a) in enumerate(zip(outputs_values, expected, actual)):
         if not _is_tensor(value) or value in tainted:
-            statuses.add("implementation-defined")
+            statuses.add(Status.IMPLEMENTATION_DEFINED)
             continue
         k, op = producers.get(value, (-1, None))
         et = element_type(str(value.type.element_type))
@@ -566,11 +567,11 @@ def judge_process_outputs(module: ir.Module, expected: Sequence, actual: Sequenc
         comparison = compare_outputs([e], [a], [et], tolerance, impl_masks=[masks.get(value)],
                                      error_bounds=[(bounds or {}).get(value)])
         statuses.add(comparison.status)
-        if comparison.status == "mismatch":
-            return ProgramVerdict("mismatch", f"output #{i}: " + (_attributed(op, k, comparison.message)
+        if comparison.status == Status.MISMATCH:
+            return ProgramVerdict(Status.MISMATCH, f"output #{i}: " + (_attributed(op, k, comparison.message)
                                                                   if op is not None else comparison.message),
                                   op, k, comparison, list(expected))
-    status = "implementation-defined" if "implementation-defined" in statuses else "pass"
+    status = Status.IMPLEMENTATION_DEFINED if Status.IMPLEMENTATION_DEFINED in statuses else Status.PASS
     return ProgramVerdict(status, expected=list(expected))
 
 
@@ -598,10 +599,10 @@ def judge_grid_program(module: ir.Module, inputs: dict, actual: dict, *, grid: t
     pids = sorted(actual)
     per_output = {pid: judge_process_outputs(module, expected[pid], actual[pid], masks.get(pid, {}),
                                              bounds.get(pid, {})) for pid in pids}
-    first_failure = next(((pid, v) for pid, v in per_output.items() if v.status == "mismatch"), None)
+    first_failure = next(((pid, v) for pid, v in per_output.items() if v.status == Status.MISMATCH), None)
     if first_failure is None:
         statuses = {v.status for v in per_output.values()}
-        return None, ProgramVerdict("implementation-defined" if "implementation-defined" in statuses else "pass",
+        return None, ProgramVerdict(Status.IMPLEMENTATION_DEFINED if Status.IMPLEMENTATION_DEFINED in statuses else Status.PASS,
                                     expected=list(expected[pids[0]]))
     inlined = rewrite.inline_calls(module)
     body = _body(inlined.main)
@@ -631,7 +632,7 @@ def judge_grid_program(module: ir.Module, inputs: dict, actual: dict, *, grid: t
         try:
             judged[op] = _evaluated_on_the_grid(op, inlined, env, grid)
         except OracleError:  # the backend's operands leave the op undefined: judged where they came from
-            statuses.add("implementation-defined")
+            statuses.add(Status.IMPLEMENTATION_DEFINED)
             continue
         for pid in pids:
             operands, expected_op, op_masks, op_bounds = judged[op][pid]
@@ -640,8 +641,8 @@ def judge_grid_program(module: ir.Module, inputs: dict, actual: dict, *, grid: t
             verdict = judge_op(op, operands, [env[pid][r] for r in op.results], module=inlined, traits=traits,
                                env=env[pid], expected=expected_op, masks=op_masks, bounds=op_bounds)
             statuses.add(verdict.status)
-            if verdict.status == "mismatch":
-                return pid, ProgramVerdict("mismatch", _attributed(op, k, verdict.comparison.message), op, k,
+            if verdict.status == Status.MISMATCH:
+                return pid, ProgramVerdict(Status.MISMATCH, _attributed(op, k, verdict.comparison.message), op, k,
                                            verdict.comparison, list(expected[pid]), replayed=True, operands=operands)
     producers = {r: (k, op) for k, op in enumerate(body) for r in op.results}
     for pid in pids:
@@ -649,19 +650,19 @@ def judge_grid_program(module: ir.Module, inputs: dict, actual: dict, *, grid: t
             if _identical(a, again):
                 continue
             if value not in producers or producers[value][1] not in judged:
-                return pid, ProgramVerdict("mismatch", f"output #{i} differs from the replay's", expected=list(expected[pid]),
+                return pid, ProgramVerdict(Status.MISMATCH, f"output #{i} differs from the replay's", expected=list(expected[pid]),
                                            replayed=True)
             k, op = producers[value]
             operands, expected_op, op_masks, op_bounds = judged[op][pid]
             results = [a if r is value else env[pid][r] for r in op.results]
             verdict = judge_op(op, operands, results, module=inlined, traits=traits, env=env[pid],
                                expected=expected_op, masks=op_masks, bounds=op_bounds)
-            if verdict.status == "mismatch":
-                return pid, ProgramVerdict("mismatch", _attributed(op, k, f"output #{i} differs from the replay's: "
+            if verdict.status == Status.MISMATCH:
+                return pid, ProgramVerdict(Status.MISMATCH, _attributed(op, k, f"output #{i} differs from the replay's: "
                                                                         f"{verdict.comparison.message}"),
                                            op, k, verdict.comparison, list(expected[pid]), replayed=True,
                                            operands=operands)
-    status = "implementation-defined" if "implementation-defined" in statuses else "pass"
+    status = Status.IMPLEMENTATION_DEFINED if Status.IMPLEMENTATION_DEFINED in statuses else Status.PASS
     return None, ProgramVerdict(status, replayed=True)
 
 
