@@ -8,29 +8,10 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-import oracle
-from judge.deviation_conditions import triggered
 from judge.known_deviations import known_deviation
+from suites.triage_helpers import conditions_of, verdict_on
 
 BF16 = ml_dtypes.bfloat16
-
-
-def verdict_on(text: str, inputs):
-    pytest.importorskip("iree.compiler")
-    pytest.importorskip("iree.runtime")
-    from adapters import get_backend
-    from conformance.fuzz import check_program
-
-    backend = get_backend("iree-llvm-cpu")
-    try:
-        return check_program(backend, oracle.parse_module(text), inputs)
-    finally:
-        backend.close()
-
-
-def conditions_of(text: str, index: int) -> tuple[str, ...]:
-    ops = oracle.parse_module(text).main.ops
-    return triggered(ops[index], [], ops[:index])
 
 
 CENTERED = """func.func @main(%a: tensor<5x16xbf16>, %m: tensor<5xf32>, %x: tensor<5x16xf32>) -> tensor<5x16xbf16> {
@@ -69,12 +50,12 @@ def test_llvm_cpu_multiplies_an_unrounded_centered_bf16_difference():
     """multiply(convert(x - broadcast(m)) to bf16, a) is bf16(f32 difference * a) on llvm-cpu: a
     known deviation under narrowed_broadcast_difference_operand; without the broadcast it rounds."""
     a, m, x = centered_inputs()
-    verdict = verdict_on(CENTERED.replace("CONSUMER", "multiply"), [a, m, x])
+    verdict = verdict_on("iree-llvm-cpu", CENTERED.replace("CONSUMER", "multiply"), [a, m, x])
     if verdict.status == "pass":
         pytest.skip("this IREE rounds the converted difference: the entry would be stale")
     assert verdict.status == "mismatch" and verdict.op == "stablehlo.multiply"
     assert known_deviation("iree-llvm-cpu", verdict.op, "bf16", "mismatch", verdict.triggers) is not None
-    assert verdict_on(UNBROADCAST, [a, np.broadcast_to(m[:, None], (5, 16)).astype(np.float32), x]).status == "pass"
+    assert verdict_on("iree-llvm-cpu", UNBROADCAST, [a, np.broadcast_to(m[:, None], (5, 16)).astype(np.float32), x]).status == "pass"
 
 
 CHAIN = """func.func @main(%a: tensor<5x16xbf16>, %x: tensor<5x16xbf16>) -> tensor<5x16xbf16> {
@@ -90,13 +71,13 @@ def test_llvm_cpu_adds_an_unrounded_bf16_log():
     the same in f16 rounds each op (no f16 entry: judged pass)."""
     rng = np.random.default_rng(5)
     inputs = [rng.uniform(0.5, 3, (5, 16)) for _ in range(2)]
-    verdict = verdict_on(CHAIN, [v.astype(BF16) for v in inputs])
+    verdict = verdict_on("iree-llvm-cpu", CHAIN, [v.astype(BF16) for v in inputs])
     if verdict.status == "pass":
         pytest.skip("this IREE rounds each bf16 op: the entry would be stale")
     assert verdict.status == "mismatch" and verdict.op == "stablehlo.add"
     assert "narrow_float_computed_operand" in verdict.triggers
     assert known_deviation("iree-llvm-cpu", verdict.op, "bf16", "mismatch", verdict.triggers) is not None
-    assert verdict_on(CHAIN.replace("bf16", "f16"), [v.astype(np.float16) for v in inputs]).status == "pass"
+    assert verdict_on("iree-llvm-cpu", CHAIN.replace("bf16", "f16"), [v.astype(np.float16) for v in inputs]).status == "pass"
 
 
 @pytest.mark.slow
@@ -110,10 +91,10 @@ def test_llvm_cpu_contracts_a_multiply_add():
 }"""
     rng = np.random.default_rng(9)
     inputs = [rng.uniform(-3, 3, (5, 16)).astype(np.float32) for _ in range(3)]
-    verdict = verdict_on(text, inputs)
+    verdict = verdict_on("iree-llvm-cpu", text, inputs)
     if verdict.status == "pass":
         pytest.skip("this IREE rounds the product first: the entry would be stale")
     assert verdict.status == "mismatch" and verdict.op == "stablehlo.add"
     assert "multiply_operand" in verdict.triggers
     assert known_deviation("iree-llvm-cpu", verdict.op, "f32", "mismatch", verdict.triggers) is not None
-    assert verdict_on(text.replace("multiply", "divide"), inputs).status == "pass"
+    assert verdict_on("iree-llvm-cpu", text.replace("multiply", "divide"), inputs).status == "pass"

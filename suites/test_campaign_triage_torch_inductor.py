@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import oracle
-from judge.deviation_conditions import triggered
 from judge.known_deviations import known_deviation
+from suites.triage_helpers import conditions_of
 
 BF16 = ml_dtypes.bfloat16
 
@@ -26,11 +26,6 @@ CHAIN = """func.func @main(%a: tensor<5x16xbf16>, %x: tensor<5x16xbf16>) -> tens
   %2 = stablehlo.add %1, %a : tensor<5x16xbf16>
   return %2 : tensor<5x16xbf16>
 }"""
-
-
-def conditions_of(text: str, index: int) -> tuple[str, ...]:
-    ops = oracle.parse_module(text).main.ops
-    return triggered(ops[index], [], ops[:index])
 
 
 def test_narrowed_float_operand_condition():

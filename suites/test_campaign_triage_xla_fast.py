@@ -7,27 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import oracle
-from judge.deviation_conditions import triggered
 from judge.known_deviations import known_deviation
-
-
-def verdict_on(backend_name: str, text: str, inputs):
-    pytest.importorskip("jax")
-    from adapters import get_backend
-    from conformance.fuzz import check_program
-
-    backend = get_backend(backend_name)
-    try:
-        return check_program(backend, oracle.parse_module(text), inputs)
-    finally:
-        backend.close()
-
-
-def conditions_of(text: str, index: int) -> tuple[str, ...]:
-    """The conditions that hold for op #index of @main (its operands are not read here)."""
-    ops = oracle.parse_module(text).main.ops
-    return triggered(ops[index], [], ops[:index])
+from suites.triage_helpers import conditions_of, verdict_on
 
 
 CENTERING = """func.func @main(%a: tensor<31x31xf16>, %b: tensor<31xf16>, %c: tensor<31xf16>) -> tensor<31x31xf16> {
