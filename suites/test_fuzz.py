@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import seed as hypothesis_seed
 
 import oracle
+from oracle.errors import Unsupported
 from adapters.oracle_backend import OracleBackend
 from conformance.cli import main as cli
 from conformance.fuzz import ROUND_PROGRAMS, Campaign, _without_op, parse_shard, shrink_program
@@ -43,13 +44,18 @@ def _draw_programs(n: int, seed: int = 0, **kwargs) -> list:
 
 
 def _check_programs(programs) -> set:
-    covered = set()
+    covered, declined = set(), 0
     for p in programs:
         text = oracle.print_module(p.module)
         parsed = oracle.parse_module(text)  # MlirError: a generator bug
-        outputs = oracle.evaluate(parsed, p.inputs)
+        try:
+            outputs = oracle.evaluate(parsed, p.inputs)  # OracleError: a generator bug
+        except Unsupported:  # values the oracle declines (polygamma of an order > 1000 at x <= 0): a
+            declined += 1    # campaign's `unsupported` verdict; rare, or the generator's domain is wrong
+            continue
         assert len(outputs) == len(parsed.main.result_types)
         covered.update(p.ops)
+    assert declined <= len(programs) // 50, f"{declined} of {len(programs)} programs declined by the oracle"
     return covered
 
 

@@ -50,7 +50,9 @@ def test_minutes_is_the_budget_shrinking_included(tmp_path):
     wall = time.perf_counter() - started
     assert code == 1 and wall < 12 + 5, wall  # the campaign found the wrong negate, within its budget
     summary = _summary(out)
-    assert summary["budget_seconds"] == 12 and summary["seconds"] <= 12 + 3
+    # (a finding found just before the end finishes its confirmation on fresh workers, 2-5 s on a
+    # busy 2-core machine, as the wall-time check above allows)
+    assert summary["budget_seconds"] == 12 and summary["seconds"] <= 12 + 5
     assert summary["new_findings"] >= 1 and summary["programs"] > 0
     assert summary["shrink_share"] <= 0.2 + 0.05  # shrinking kept to its share of the budget
     assert set(summary["time_split"]) >= {"generation", "oracle", "compile", "execute", "judging", "shrinking",
