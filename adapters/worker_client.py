@@ -523,9 +523,9 @@ class WorkerBackend:
         batch that crashes or hangs the worker runs case by case at once (a restart costs
         more than the compiles), so a crash is always attributed to the one case causing it."""
         results: list[RunResult | None] = [None] * len(programs)
-        batched = []
+        batched, refusals = [], self.refusals  # (the profile once per call, not once per program)
         for i, program in enumerate(programs):
-            if self.batch_size > 1 and self.batchable(program) and likeness(program) not in self.refusals:
+            if self.batch_size > 1 and self.batchable(program) and likeness(program) not in refusals:
                 batched.append(i)
             else:
                 results[i] = self._single(program, input_sets[i], timeout)
