@@ -28,7 +28,7 @@ from .drawing import as_draw
 from .dtypes import as_element_type, op_element_types
 from .modules import build_module, signature_attribute, signature_region  # noqa: F401  (public here too)
 from .quantized import is_quantized_key, quantized_inputs, quantized_signature
-from .tensors import input_sets, special_value_cross
+from .tensors import input_sets, special_value_cross, vector_tail_only
 
 
 @dataclass(eq=False)
@@ -183,7 +183,10 @@ def special_value_cases(op_info: OpInfo, element_type, key=None, values=special_
     every special value for a unary op, every pair for a binary one -- in the spirit of
     array-api-tests' special cases and XLA's exhaustive tests.  ``key``: one of the op's
     signature keys (``signature_keys``), passed on to its ``draw_signature``; ``values``: the
-    operand arrays from the operands' element types (conformance/exhaustive.py: every value)."""
+    operand arrays from the operands' element types (conformance/exhaustive.py: every value).
+    A one-operand float op draws a second case, its hardest values alone in a vector-tail-sized
+    tensor (``vector_tail_only``: a tail bug that only small tensors show); the first example,
+    all a keyed op gets, is the full special-value case."""
     def draw_case(draw):
         draw = as_draw(draw)
         et = as_element_type(element_type)
@@ -194,7 +197,11 @@ def special_value_cases(op_info: OpInfo, element_type, key=None, values=special_
             # Not yet for real CHLO types: zeta / polygamma over the real special-value grid take
             # minutes in mpmath, and XLA's real CHLO functions there are not triaged (issue 15 notes).
             return None
-        inputs = values([t.element_type for t in sig.operand_types])
+        operand_types = [t.element_type for t in sig.operand_types]
+        # a second case of a one-operand float op: its hardest values alone, VECTOR_TAIL - 1 in all
+        # (tensors.vector_tail_only); the first example (False, Hypothesis's simplest) is the long one
+        short = values is special_value_cross and vector_tail_only(operand_types) is not None
+        inputs = vector_tail_only(operand_types) if short and draw(st.booleans()) else values(operand_types)
         if inputs is None:
             return None
         shape = (int(inputs[0].size),)

@@ -1265,3 +1265,20 @@ CONDITIONS["narrowed_broadcast_difference_operand"] = narrowed_broadcast_differe
 CONDITIONS["narrowed_float_operand"] = narrowed_float_operand
 PROGRAM_CONDITIONS = PROGRAM_CONDITIONS | {"broadcast_product_operand", "constant_bound_of_a_product_sum",
                                            "narrowed_broadcast_difference_operand", "narrowed_float_operand"}
+
+
+# --- conditions of the default runs' triage (issue 25 item 3, hB) ------------------------------
+
+def subnormal_in_short_vector_tail(op: ir.Op, operands: Sequence) -> bool:
+    """A float operand of fewer than 16 elements in all with a subnormal past its last full
+    8-element block (XLA CPU's f32 log: a 3..7-element tensor, or elements 8.. of an 11..15-element
+    one, get -103.97208; 16 elements and more, and 1, 2, 4 or 8, are flushed to -inf).  A little
+    wider than the deviation: every size below 16 that is not a multiple of 8."""
+    for x in _floats(operands):
+        flat = x.reshape(-1)
+        if flat.size < 16 and flat.size % 8 and np.any(is_subnormal(flat[flat.size - flat.size % 8:])):
+            return True
+    return False
+
+
+CONDITIONS["subnormal_in_short_vector_tail"] = subnormal_in_short_vector_tail

@@ -283,7 +283,8 @@ def test_vmvx_scatter_out_of_bounds(index, crash, error):
 
 def test_xla_log_of_subnormals_in_a_vector_tail_is_listed_only_with_subnormal_operands():
     """xla's f32 log gives -103.97208 for subnormals in a 6-element tensor: a listed deviation whose
-    condition holds there and not for the same shape without subnormals (the run fails it anyway)."""
+    condition holds there and not for the same shape without subnormals, nor where the subnormals
+    are not in a short tensor's tail (the run fails it anyway)."""
     pytest.importorskip("jax")
     from adapters import get_backend
     from conformance.run import Case, check_case
@@ -301,11 +302,26 @@ def test_xla_log_of_subnormals_in_a_vector_tail_is_listed_only_with_subnormal_op
         backend.close()
     if result.status == "pass":
         pytest.skip("this jaxlib computes log of subnormals within the allowance: the entry would be stale")
-    assert result.status == "mismatch" and "subnormal_operand" in result.extra.get("triggers", ())
-    entry = known_deviation("xla", "stablehlo.log", "f32", "mismatch", ("subnormal_operand",))
+    assert result.status == "mismatch" and "subnormal_in_short_vector_tail" in result.extra.get("triggers", ())
+    entry = known_deviation("xla", "stablehlo.log", "f32", "mismatch", ("subnormal_in_short_vector_tail",))
     assert entry is not None and "-103.97208" in entry.reason
-    assert known_deviation("xla", "stablehlo.log", "f32", "mismatch", ()) is None
-    assert not holds("subnormal_operand", unary("log", "f32"), np.array([1e-30, 1.0, 2.0, 0.0], np.float32))
+    assert known_deviation("xla", "stablehlo.log", "f32", "mismatch", ("subnormal_operand",)) is None
+    assert known_deviation("xla", "stablehlo.log", "bf16", "mismatch", ("subnormal_in_short_vector_tail",)) is None
+
+
+def test_subnormal_in_short_vector_tail():
+    log = unary("log", "f32")
+    tiny = np.float32(1e-45)
+    assert holds("subnormal_in_short_vector_tail", log, np.array([1.0, 2.0, tiny], np.float32))
+    assert not holds("subnormal_in_short_vector_tail", log, np.array([1e-30, 1.0, 2.0], np.float32))
+    # an 11..15-element tensor: only past its first 8 elements
+    late, early = np.ones(13, np.float32), np.ones(13, np.float32)
+    late[9], early[7] = tiny, tiny
+    assert holds("subnormal_in_short_vector_tail", log, late)
+    assert not holds("subnormal_in_short_vector_tail", log, early)
+    # 16 elements and more (XLA flushes every element): not a short tail
+    assert not holds("subnormal_in_short_vector_tail", log, np.full(21, tiny, np.float32))
+    assert not holds("subnormal_in_short_vector_tail", log, np.full(8, tiny, np.float32))
 
 
 def test_xla_drops_a_constant_zero_addend_and_keeps_minus_zero():
