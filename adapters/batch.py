@@ -33,7 +33,11 @@ from .base import Rejected, find_main, mlir_context, parse_mlir
 #: tokens (their order and pairing would be shared), custom calls, rng (one state shared),
 #: collectives.
 UNBATCHABLE_WORDS = ("mhlo.num_", "token", "custom_call", "stablehlo.rng", "infeed", "outfeed", "stablehlo.send",
-                     "stablehlo.recv", "partition_id", "replica_id", "all_", "collective", "reduce_scatter")
+                     "stablehlo.recv", "partition_id", "replica_id", "stablehlo.all_", "collective",
+                     "reduce_scatter")
+#: Module attributes that say what a shared module says anyway: one process (JAX exports carry
+#: them).  Any other module attribute keeps a program out of a batch (``combine_mains``).
+ONE_PROCESS = re.compile(r"mhlo\.num_(?:partitions|replicas) = 1 : i32")
 #: Dynamic shapes and the dynamic ops compilers cannot translate alone either (dynamic_slice and
 #: dynamic_update_slice have static shapes and batch well): they would only fail their batch.
 DYNAMIC = re.compile(r"[<x]\?|dynamic_(?!slice|update_slice)")
@@ -60,6 +64,7 @@ def may_share_a_module(program: str) -> bool:
     """Whether a program can be compiled in one module with others (by its text, before any
     parsing): none of ``UNBATCHABLE_WORDS``, no dynamic shape.  Backends add their own
     exclusions (element types they refuse, programs their compiler is known to abort on)."""
+    program = ONE_PROCESS.sub("", program)
     return not (any(word in program for word in UNBATCHABLE_WORDS) or DYNAMIC.search(program))
 
 
@@ -75,6 +80,11 @@ def _symbol_names(module) -> list[str]:
 
     return [ir.StringAttr(op.operation.attributes["sym_name"]).value
             for op in module.body.operations if "sym_name" in op.operation.attributes]
+
+
+def _shareable(attribute) -> bool:
+    """A module attribute a shared module may drop: its name, or one process (``ONE_PROCESS``)."""
+    return attribute.name == "sym_name" or bool(ONE_PROCESS.fullmatch(f"{attribute.name} = {attribute.attr}"))
 
 
 def combine_mains(programs: list[str], *, one_main: bool = True
@@ -96,7 +106,8 @@ def combine_mains(programs: list[str], *, one_main: bool = True
     with mlir_context(), ir.Location.unknown():
         for k, text in enumerate(programs):
             module = parse_mlir(text)
-            if len(module.operation.attributes):
+            attributes = module.operation.attributes
+            if any(not _shareable(attributes[i]) for i in range(len(attributes))):
                 raise Rejected(f"program #{k} has module attributes; it cannot share a module")
             for name in _symbol_names(module):
                 ir.SymbolTable.replace_all_symbol_uses(name, f"c{k}_{name}", module.operation)

@@ -523,12 +523,16 @@ class WorkerBackend:
         batch that crashes or hangs the worker runs case by case at once (a restart costs
         more than the compiles), so a crash is always attributed to the one case causing it."""
         results: list[RunResult | None] = [None] * len(programs)
-        batched, refusals = [], self.refusals  # (the profile once per call, not once per program)
+        batched, alone, refusals = [], {}, self.refusals  # (the profile once per call, not once per program)
         for i, program in enumerate(programs):
             if self.batch_size > 1 and self.batchable(program) and likeness(program) not in refusals:
                 batched.append(i)
-            else:
-                results[i] = self._single(program, input_sets[i], timeout)
+            else:  # a program that comes back (another input set) is compiled once: run_many
+                alone.setdefault(program, []).append(i)
+        for program, indices in alone.items():
+            self._count("single_runs", len(indices))
+            for i, r in zip(indices, self.run_many(program, [input_sets[i] for i in indices], timeout)):
+                results[i] = r
         for start in range(0, len(batched), self.batch_size or 1):
             self._run_isolating(batched[start:start + self.batch_size], programs, input_sets, timeout, results)
         return results  # type: ignore[return-value]

@@ -34,9 +34,10 @@ appears.
   verdict, crash attribution, signatures), crash sites (fuzz_crash_sites.py), shrinking
   (fuzz_shrinking.py), storing findings (fuzz_storing.py); ``Campaign`` runs programs through
   them, confirms new failures on a fresh worker and reports.
-* Pipelined: a program compiles and runs on the backends in a thread (fuzz_running.RunsInFlight)
-  while Hypothesis draws the next one and the oracle evaluates it; it is judged before the next
-  one starts, so the backend sees the same calls in the same order as one program at a time.
+* Pipelined and batched: BATCH_PROGRAMS programs compile and run on the backends in a thread
+  (fuzz_running.RunsInFlight; a backend with batches compiles them as one module) while
+  Hypothesis draws the next ones and the oracle evaluates them; they are judged (replays
+  included) before the next batch starts, so the backend never gets two calls at once.
 * Warnings (numpy's on NaN casts ...) never reach the terminal: summary.json counts them.
 * DIR/summary.json at the end (and every SUMMARY_REFRESH_SECONDS): programs, programs/s, the
   time split (TIME_PARTS; compile and execute overlap generation and the oracle, backend_wait is
@@ -54,6 +55,7 @@ import traceback
 import warnings
 
 import oracle
+from adapters.base import run_batch
 from generators.model_programs import program_mode
 from judge.status import Status
 from oracle import ir
@@ -63,14 +65,18 @@ from reports.results import atomic_write_text
 from .findings_store import open_store
 from .fuzz_checking import (ANY_TYPE, FINDING_STATUSES, Verdict, attribute_crash, check_grid_program,  # noqa: F401
                             check_program, element_names, finite_elements, judge, known_reason, op_and_type,
-                            oracle_outputs, signature_of)
+                            oracle_outputs, replay_wanted, signature_of)
 from .fuzz_drawing import (REFUSALS, ROUND_PROGRAMS, aimed_ops, draw_rounds, known_refusals,  # noqa: F401
                            program_strategy, rounds_done, touches)
-from .fuzz_running import (CONFIRM_RUNS, TIME_PARTS, RunsInFlight, Stats, again_on_fresh_workers,  # noqa: F401
-                           compile_and_execute, input_sets_for)
+from .fuzz_running import (CONFIRM_RUNS, TIME_PARTS, ReadyProgram, RunsInFlight, Stats,  # noqa: F401
+                           again_on_fresh_workers, compile_and_execute, input_sets_for)
 from .fuzz_shrinking import SHRINK_SHARE, shrink_allowance, shrink_program, without_op
 from .fuzz_storing import Finding, FindingsFolder
 
+#: Programs drawn before they go to the backends together: a backend that compiles many programs
+#: as one module (xla, iree, torch-inductor) compiles them at once, in about the time of two
+#: alone; a failing program is isolated by the backend (run alone), so each verdict is its own.
+BATCH_PROGRAMS = 8
 #: How often a campaign rewrites summary.json while it runs (a killed campaign loses at most this much).
 SUMMARY_REFRESH_SECONDS = 10.0
 
@@ -118,7 +124,8 @@ class Campaign:
         self.deadline: float | None = None
         self._last_line = 0.0
         self.rounds = self.first_round = 0  # rounds of Hypothesis drawing done, and where this run began
-        self._pending: RunsInFlight | None = None  # the program whose runs are in flight (``_one_program``)
+        self._ready: list[ReadyProgram] = []  # drawn and evaluated, not yet sent to the backends
+        self._pending: RunsInFlight | None = None  # the programs whose runs are in flight (``_launch``)
 
     @property
     def backend_names(self) -> str:
@@ -140,6 +147,15 @@ class Campaign:
         if self.deadline is None:
             return self.timeout
         return max(1.0, min(self.timeout, self.deadline - time.perf_counter() + 1.0))
+
+    def _run_batch(self, backend, programs: list[str], input_sets: list) -> list:
+        """Many programs' cases compiled as one module (adapters.base.run_batch); its wall time
+        counts as compile, which dominates it."""
+        restarts = getattr(backend, "worker_restarts", lambda: 0)
+        before, t0 = restarts(), time.perf_counter()
+        runs = run_batch(backend, programs, input_sets, timeout=self._timeout())
+        self.stats.seconds["restarts" if restarts() != before else "compile"] += time.perf_counter() - t0
+        return runs
 
     def _run_many(self, backend, program: str, input_sets: list) -> list:
         restarts = getattr(backend, "worker_restarts", lambda: 0)
@@ -192,7 +208,7 @@ class Campaign:
     def _judged(self, module: ir.Module, input_sets: list, expected: list, runs: list, backend,
                 replayed: dict | None = None) -> Verdict:
         """The backend's runs judged against the oracle's answers: the first finding-worthy
-        verdict, else the last (``replayed``: replays run ahead, ``RunsInFlight``)."""
+        verdict, else the last (``replayed``: replays run ahead, ``_replays_ahead``)."""
         t = time.perf_counter()
         verdict = Verdict(Status.PASS)
         try:
@@ -362,15 +378,13 @@ class Campaign:
                                            record.get("ops", 0), shrunk=record.get("shrunk", True))
 
     def _one_program(self, program) -> None:
-        """Pipelined: the backends compile and run a program in a thread (``RunsInFlight``) while
-        Hypothesis draws the next one and the oracle evaluates it (the compiler and Python each
-        have a core); a program is judged when the next one is ready, or at the end of the run.
-        The backend calls come in the same order as one program at a time: the next program
-        starts only once the last one is judged (replays, confirming and shrinking included)."""
+        """A drawn program's input sets and the oracle's answers, then on to the backends with
+        the others of its batch (``_launch``).  A process grid runs and is judged at once."""
         t = time.perf_counter()
         inputs = self.inputs_for(program)
         self._spent("oracle", t)
-        if isinstance(inputs[0], dict):  # a process grid: run and judged at once
+        if isinstance(inputs[0], dict):  # a process grid: run and judged at once, after those drawn before
+            self._launch()
             self._finish_pending()
             verdicts = {backend.name: (backend, self.check(program.module, inputs, backend))
                         for backend in self._backends_for(program, inputs)}
@@ -379,11 +393,21 @@ class Campaign:
             return
         expected = self._expected(program.module, inputs)
         self._evaluated.clear()  # (keyed by id: shrinking's input sets must not find these)
+        self._ready.append(ReadyProgram(program, inputs, expected, self._backends_for(program, inputs)))
+        if len(self._ready) >= BATCH_PROGRAMS:
+            self._launch()
+
+    def _launch(self) -> None:
+        """The programs drawn so far go to the backends (``RunsInFlight``), once the ones in
+        flight are judged."""
         self._finish_pending()
-        self._pending = RunsInFlight(self._run_many, program, inputs, expected, self._backends_for(program, inputs),
-                                     replay=lambda backend, text, ins: backend.run(text, ins, timeout=self._timeout()))
-        if self.recorded is not None and not isinstance(expected, Verdict):
-            self.recorded.extend((self._pending.text, inputs) for _ in self._pending.backends)
+        ready, self._ready = self._ready, []
+        if not ready:
+            return
+        self._pending = RunsInFlight(ready, self._run_many, self._run_batch)
+        if self.recorded is not None:
+            self.recorded.extend((item.text, item.inputs) for item in ready if item.runs_anywhere
+                                 for _ in item.backends)
 
     def _backends_for(self, program, inputs) -> list:
         """The campaign's backends less those known to refuse what the program holds (counted)."""
@@ -397,7 +421,8 @@ class Campaign:
         return out
 
     def _finish_pending(self) -> None:
-        """Judge the program whose runs are in flight, if any (waiting for them first)."""
+        """Judge the programs whose runs are in flight, if any (waiting for them first), in the
+        order they were drawn."""
         pending, self._pending = self._pending, None
         if pending is None:
             return
@@ -405,17 +430,42 @@ class Campaign:
         runs = pending.wait()
         self._spent("backend_wait", t)
         self.stats.background += pending.seconds
-        self.stats.seconds["judging"] += pending.replay_seconds  # (replays run ahead, beside the drawing)
-        verdicts = {}
-        for backend in pending.backends:
-            if isinstance(pending.expected, Verdict):
-                verdicts[backend.name] = (backend, pending.expected)
-                continue
-            self._count_finite(pending.expected)
-            verdicts[backend.name] = (backend, self._judged(pending.program.module, pending.inputs, pending.expected,
-                                                            runs[backend.name], backend,
-                                                            pending.replayed.get(backend.name)))
-        self._count_program(pending.program, pending.inputs, verdicts)
+        replayed = self._replays_ahead(pending.ready, runs)
+        for k, item in enumerate(pending.ready):
+            verdicts = {}
+            for backend in item.backends:
+                if isinstance(item.expected, Verdict):
+                    verdicts[backend.name] = (backend, item.expected)
+                    continue
+                self._count_finite(item.expected)
+                verdicts[backend.name] = (backend, self._judged(item.program.module, item.inputs, item.expected,
+                                                                runs[k, backend.name], backend, replayed))
+            self._count_program(item.program, item.inputs, verdicts)
+
+    def _replays_ahead(self, ready: list, runs: dict) -> dict:
+        """The first replays judging a batch's runs will ask for (``replay_wanted``), run on each
+        backend in one ``run_batch`` call: {(replay text, id(input set)): RunResult}.  Only a head
+        start: the judge decides, and runs what it finds missing."""
+        t = time.perf_counter()
+        wanted: dict = {}  # backend name -> [(replay text, input set)]
+        for k, item in enumerate(ready):
+            for backend in item.backends if not isinstance(item.expected, Verdict) else ():
+                for inputs, oracle_values, run in zip(item.inputs, item.expected, runs[k, backend.name]):
+                    try:
+                        text = replay_wanted(item.program.module, inputs, oracle_values, run, backend)
+                    except OracleError:
+                        text = None  # (the judge says why)
+                    if text is not None:
+                        wanted.setdefault(backend.name, []).append((text, inputs))
+        replayed = {}
+        for backend in {b.name: b for item in ready for b in item.backends}.values():
+            cases = wanted.get(backend.name, [])
+            if len(cases) > 1:
+                results = run_batch(backend, [text for text, _ in cases], [inputs for _, inputs in cases],
+                                    timeout=self._timeout())
+                replayed.update({(text, id(inputs)): r for (text, inputs), r in zip(cases, results)})
+        self._spent("judging", t)
+        return replayed
 
     def _count_program(self, program, inputs, verdicts: dict) -> None:
         """A judged program counted (unless the budget ran out meanwhile) and its failures handled."""
@@ -457,6 +507,8 @@ class Campaign:
             warnings.simplefilter("default")
             try:
                 self._run_rounds(out_of_budget, max_programs)
+                if self.deadline is None or time.perf_counter() < self.deadline:
+                    self._launch()  # (past the budget, their verdicts would not be counted)
                 self._finish_pending()
             finally:  # Ctrl-C, SIGTERM or a crash: summary.json still says what was done
                 if self._pending is not None:
@@ -470,8 +522,8 @@ class Campaign:
         return self.write_summary()
 
     def _programs_started(self) -> int:
-        """Programs counted, plus the one whose runs are in flight."""
-        return self.stats.programs + (self._pending is not None)
+        """Programs counted, plus those drawn or in flight."""
+        return self.stats.programs + len(self._ready) + (len(self._pending.ready) if self._pending is not None else 0)
 
     def _run_rounds(self, out_of_budget, max_programs) -> None:
         refreshed = time.perf_counter()

@@ -17,8 +17,8 @@ import oracle
 from oracle import ir
 from oracle.errors import OracleError, Unsupported
 from oracle.evaluator import Context, run_ops
-from oracle.rewrite import inline_calls
 from oracle.numerics import isfinite
+from oracle.rewrite import inline_calls
 from judge.known_deviations import deviation_for, known_deviation
 from judge.status import Status
 from judge.verdict import Traits, instrumented, judge_grid_program, judge_program, oracle_run
@@ -66,7 +66,7 @@ def judge(module: ir.Module, inputs: list, oracle_values, run, *, backend=None, 
     """A backend's RunResult for one input set, judged by the judge (judge/verdict.py): replay
     judging when the outputs are not bit-identical to the oracle's, so the finding names the
     first op that deviates on the backend's own operands.  ``backend`` runs the replay;
-    ``replayed``: {(program text, id(inputs)): RunResult} of replays already run (``first_replay``)."""
+    ``replayed``: {(program text, id(inputs)): RunResult} of replays already run (``replay_wanted``)."""
     main = module.main
     last = next((op for op in reversed(main.ops) if op.name != "func.return"), main.ops[-1])
     expected = oracle_values[0]
@@ -87,9 +87,16 @@ def judge(module: ir.Module, inputs: list, oracle_values, run, *, backend=None, 
                    expected=expected, actual=run.outputs, inputs=inputs, triggers=verdict.triggers)
 
 
-def first_replay(module: ir.Module) -> str:
-    """The text of the first program replay judging runs (judge_program): @main, its calls
-    inlined, returning every top-level value."""
+def replay_wanted(module: ir.Module, inputs: list, oracle_values, run, backend) -> str | None:
+    """The text of the first program replay judging ``run`` will ask for (@main, its calls
+    inlined, returning every top-level value), or None where its outputs are judged without
+    one (bit-identical, or within their producing ops' allowances): a campaign runs the
+    replays a batch wants together, as one module."""
+    if run.status != RunStatus.OK:
+        return None
+    direct = judge_program(module, inputs, run.outputs, traits=Traits.of(backend), oracle_values=oracle_values)
+    if direct.status != Status.MISMATCH:
+        return None
     return oracle.print_module(instrumented(inline_calls(module))[0])
 
 

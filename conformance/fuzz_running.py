@@ -8,13 +8,10 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-import numpy as np
-
 import oracle
 from oracle.errors import OracleError
 
-from .fuzz_checking import (FINDING_STATUSES, Verdict, check_program, finite_elements, first_replay, oracle_outputs,
-                            signature_of)
+from .fuzz_checking import FINDING_STATUSES, Verdict, check_program, finite_elements, oracle_outputs, signature_of
 
 #: Fresh-worker re-runs a new failure must fail again in, the same way, to be written as a finding
 #: (``again_on_fresh_workers``): one more than one, because some backend bugs come and go from one
@@ -26,9 +23,9 @@ CONFIRM_RUNS = 2
 #: first input set's time beyond the others'), judging (replays on the backend included),
 #: shrinking new findings, backend calls during which a worker crashed and restarted,
 #: confirming a new finding on a fresh worker (``Campaign._confirmed``), and waiting for the
-#: backend: a program's compile and execute run in a thread (``RunsInFlight``) while the next
-#: program is drawn and evaluated, so only the part of them that is not hidden behind that is
-#: waited for.
+#: backend: a batch of programs compiles and runs in a thread (``RunsInFlight``; a batch
+#: compiled as one module counts as compile) while the next programs are drawn and evaluated,
+#: so only the part of it that is not hidden behind that is waited for.
 TIME_PARTS = ("generation", "oracle", "compile", "execute", "judging", "shrinking", "restarts", "confirming",
               "backend_wait")
 #: The most distinct warnings summary.json lists (``Stats.note_warnings``).
@@ -76,48 +73,64 @@ def compile_and_execute(runs, wall: float) -> tuple[float, float]:
     return compile_s, wall - compile_s
 
 
-class RunsInFlight:
-    """One program's runs on the campaign's backends (``run_many(backend, text, input_sets)`` on
-    each, in turn) in a thread of their own, so the backend compiles while the campaign's own
-    thread draws and evaluates the next program.  ``wait()``: {backend name: its RunResults}.
-    No run starts when ``expected`` is the oracle's verdict that it cannot evaluate the program."""
+@dataclass
+class ReadyProgram:
+    """A drawn program, its input sets and the oracle's answers (or its verdict when the oracle
+    cannot evaluate it), waiting for the backends that run it."""
+    program: object
+    inputs: list
+    expected: object
+    backends: list
+    text: str = ""
 
-    def __init__(self, run_many, program, inputs: list, expected, backends: list, replay=None):
-        self.program, self.inputs, self.expected, self.backends = program, inputs, expected, backends
-        self.text = oracle.print_module(program.module)
+    def __post_init__(self):
+        self.text = self.text or oracle.print_module(self.program.module)
+
+    @property
+    def runs_anywhere(self) -> bool:
+        return not isinstance(self.expected, Verdict) and bool(self.backends)
+
+
+class RunsInFlight:
+    """Programs' runs on the campaign's backends in a thread of their own, so the backends
+    compile while the campaign's own thread draws and evaluates the next programs.  A backend
+    that compiles many programs as one module (``batch_size`` > 1: adapters/worker_client.py's
+    ``run_batch``) gets them all in one call; others get ``run_many(backend, text, input_sets)``
+    per program.  ``wait()``: {(program index, backend name): its RunResults, one per input set}."""
+
+    def __init__(self, ready: list[ReadyProgram], run_many, run_batch=None):
+        self.ready = ready
         self.runs: dict = {}
-        self.replayed: dict = {}  # backend name -> {(replay text, id(input set)): RunResult}
         self.seconds = 0.0  # how long the thread ran
-        self.replay_seconds = 0.0  # of which replaying
         self._error: BaseException | None = None
         self._thread = None
-        if not isinstance(expected, Verdict) and backends:
-            self._thread = threading.Thread(target=self._run, args=(run_many, replay), name="fuzz-backend",
+        if any(item.runs_anywhere for item in ready):
+            self._thread = threading.Thread(target=self._run, args=(run_many, run_batch), name="fuzz-backend",
                                             daemon=True)
             self._thread.start()
 
-    def _run(self, run_many, replay) -> None:
+    def _run(self, run_many, run_batch) -> None:
         started = time.perf_counter()
         try:
-            for backend in self.backends:
-                self.runs[backend.name] = runs = run_many(backend, self.text, self.inputs)
-                if replay is not None:
-                    self._replay_ahead(backend, runs, replay)
+            backends = {b.name: b for item in self.ready if item.runs_anywhere for b in item.backends}
+            for backend in backends.values():
+                mine = [k for k, item in enumerate(self.ready) if item.runs_anywhere and backend in item.backends]
+                if run_batch is not None and len(mine) > 1 and (getattr(backend, "batch_size", 0) or 0) > 1:
+                    self._batched(backend, mine, run_batch)
+                else:
+                    for k in mine:
+                        self.runs[k, backend.name] = run_many(backend, self.ready[k].text, self.ready[k].inputs)
         except BaseException as e:  # noqa: BLE001 - raised again in the campaign's thread by wait()
             self._error = e
         finally:
             self.seconds = time.perf_counter() - started
 
-    def _replay_ahead(self, backend, runs, replay) -> None:
-        """Where an output is not bit for bit the oracle's, judging may replay the program (its
-        second compile): run that replay here too, beside the drawing, for the judge to find
-        (``fuzz_checking.judge``'s ``replayed``).  Only a head start: the judge decides."""
-        started, text = time.perf_counter(), None
-        for inputs, answer, run in zip(self.inputs, self.expected, runs):
-            if run.status == "ok" and not all(_same_bits(e, a) for e, a in zip(answer[0], run.outputs)):
-                text = text or first_replay(self.program.module)
-                self.replayed.setdefault(backend.name, {})[(text, id(inputs))] = replay(backend, text, inputs)
-        self.replay_seconds += time.perf_counter() - started
+    def _batched(self, backend, mine: list[int], run_batch) -> None:
+        """Every (program, input set) of ``mine`` in one ``run_batch`` call, split back per program."""
+        cases = [(k, inputs) for k in mine for inputs in self.ready[k].inputs]
+        results = run_batch(backend, [self.ready[k].text for k, _ in cases], [inputs for _, inputs in cases])
+        for (k, _), result in zip(cases, results):
+            self.runs.setdefault((k, backend.name), []).append(result)
 
     def wait(self, *, raise_errors: bool = True) -> dict:
         if self._thread is not None:
@@ -125,12 +138,6 @@ class RunsInFlight:
         if self._error is not None and raise_errors:
             raise self._error
         return self.runs
-
-
-def _same_bits(a, b) -> bool:
-    """(whether a replay may be wanted, not a verdict: the judge compares)"""
-    a, b = np.asarray(a), np.asarray(b)
-    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
 
 
 def input_sets_for(program, count: int, evaluated: dict) -> list:

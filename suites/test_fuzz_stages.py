@@ -15,10 +15,10 @@ import pytest
 import oracle
 from adapters.base import RunResult
 from adapters.oracle_backend import OracleBackend
-from conformance.fuzz import Campaign
-from conformance.fuzz_checking import Verdict, judge, oracle_outputs
+from conformance.fuzz import BATCH_PROGRAMS, Campaign
+from conformance.fuzz_checking import Verdict
 from conformance.fuzz_drawing import aimed_ops, rounds_done, touches
-from conformance.fuzz_running import CONFIRM_RUNS, RunsInFlight, again_on_fresh_workers, compile_and_execute
+from conformance.fuzz_running import CONFIRM_RUNS, again_on_fresh_workers, compile_and_execute
 from conformance.fuzz_shrinking import MIN_SHRINK_SECONDS, shrink_allowance, shrink_program
 from conformance.fuzz_storing import FindingsFolder
 
@@ -183,21 +183,34 @@ def test_programs_run_beside_the_drawing_one_backend_call_at_a_time(tmp_path, mo
     assert summary["backend_in_background_seconds"] > 0 and "backend_wait" in summary["time_split"]
 
 
-def test_a_replay_run_ahead_is_the_one_the_judge_runs(tmp_path):
-    """RunsInFlight runs the first replay where an output is not bit for bit the oracle's; the
-    judge finds it there and does not compile it again."""
-    module = oracle.parse_module(NEGATE)
-    backend = OneCallAtATime()
-    program = type("Program", (), {"module": module})()
-    expected = [oracle_outputs(module, X)]
-    pending = RunsInFlight(lambda b, text, sets: b.run_many(text, sets), program, [X], expected, [backend],
-                           replay=lambda b, text, inputs: b.run(text, inputs))
-    runs = pending.wait()[backend.name]
-    assert len(backend.threads) == 2 and pending.replayed[backend.name]  # the run, then its replay
-    verdict = judge(module, X, expected[0], runs[0], backend=backend, replayed=pending.replayed[backend.name])
-    # (the fake adds one to every float value of a program holding a negate: the replay's first, abs's, too)
-    assert verdict.status == "mismatch" and verdict.op == "stablehlo.abs"
-    assert len(backend.threads) == 2  # no replay compiled again
+class CompilesInBatches(OneCallAtATime):
+    """OneCallAtATime that, like xla's workers, takes many programs in one call (``run_batch``)."""
+    name = "compiles-in-batches"
+    batch_size = 32
+
+    def __init__(self):
+        super().__init__()
+        self.batches = []  # the distinct programs of each run_batch call
+
+    def run_batch(self, programs, input_sets, timeout=60):
+        self.batches.append(len(set(programs)))
+        return self._call(lambda: [_negate_off(p, OracleBackend.run(self, p, s, timeout))
+                                   for p, s in zip(programs, input_sets)])
+
+
+def test_programs_go_to_a_batching_backend_together_and_keep_their_verdicts(tmp_path, monkeypatch):
+    monkeypatch.setenv("SHLO_CONFORM_CACHE", str(tmp_path / "cache"))
+    ops = [oracle.lookup(f"stablehlo.{name}") for name in ("negate", "add", "abs", "multiply")]
+    batching, one_at_a_time = CompilesInBatches(), OneCallAtATime()
+    summaries = [Campaign(backend, str(tmp_path / backend.name), seed=3, ops=ops, max_ops=3, progress=False,
+                          include_known=True).run(max_programs=2 * BATCH_PROGRAMS + 3)
+                 for backend in (batching, one_at_a_time)]
+    assert [s["programs"] for s in summaries] == [2 * BATCH_PROGRAMS + 3] * 2
+    # (programs the oracle cannot evaluate are not sent: a batch holds up to BATCH_PROGRAMS)
+    assert batching.batches[:2] and all(1 < n <= BATCH_PROGRAMS for n in batching.batches[:2])
+    assert batching.overlapped == 0
+    found = [sorted(f["signature"].split("|", 1)[1] for f in s["findings"]) for s in summaries]
+    assert found[0] == found[1] and any("negate" in f for f in found[0])  # the same verdicts
 
 
 def test_warnings_never_reach_the_terminal(tmp_path, capsys, monkeypatch):
