@@ -65,7 +65,7 @@ from reports.results import atomic_write_text
 from .findings_store import open_store
 from .fuzz_checking import (ANY_TYPE, FINDING_STATUSES, Verdict, attribute_crash, check_grid_program,  # noqa: F401
                             check_program, element_names, finite_elements, judge, known_reason, op_and_type,
-                            oracle_outputs, replay_wanted, signature_of)
+                            oracle_outputs, signature_of)
 from .fuzz_drawing import (REFUSALS, ROUND_PROGRAMS, aimed_ops, draw_rounds, known_refusals,  # noqa: F401
                            program_strategy, rounds_done, touches)
 from .fuzz_running import (CONFIRM_RUNS, TIME_PARTS, ReadyProgram, RunsInFlight, Stats,  # noqa: F401
@@ -205,16 +205,14 @@ class Campaign:
             self.stats.finite += finite
             self.stats.outputs += total
 
-    def _judged(self, module: ir.Module, input_sets: list, expected: list, runs: list, backend,
-                replayed: dict | None = None) -> Verdict:
+    def _judged(self, module: ir.Module, input_sets: list, expected: list, runs: list, backend) -> Verdict:
         """The backend's runs judged against the oracle's answers: the first finding-worthy
-        verdict, else the last (``replayed``: replays run ahead, ``_replays_ahead``)."""
+        verdict, else the last."""
         t = time.perf_counter()
         verdict = Verdict(Status.PASS)
         try:
             for inputs, oracle_values, run in zip(input_sets, expected, runs):
-                v = judge(module, inputs, oracle_values, run, backend=backend, timeout=self._timeout(),
-                          replayed=replayed)
+                v = judge(module, inputs, oracle_values, run, backend=backend, timeout=self._timeout())
                 if v.status in FINDING_STATUSES:
                     return v
                 verdict = v
@@ -430,7 +428,6 @@ class Campaign:
         runs = pending.wait()
         self._spent("backend_wait", t)
         self.stats.background += pending.seconds
-        replayed = self._replays_ahead(pending.ready, runs)
         for k, item in enumerate(pending.ready):
             verdicts = {}
             for backend in item.backends:
@@ -439,33 +436,8 @@ class Campaign:
                     continue
                 self._count_finite(item.expected)
                 verdicts[backend.name] = (backend, self._judged(item.program.module, item.inputs, item.expected,
-                                                                runs[k, backend.name], backend, replayed))
+                                                                runs[k, backend.name], backend))
             self._count_program(item.program, item.inputs, verdicts)
-
-    def _replays_ahead(self, ready: list, runs: dict) -> dict:
-        """The first replays judging a batch's runs will ask for (``replay_wanted``), run on each
-        backend in one ``run_batch`` call: {(replay text, id(input set)): RunResult}.  Only a head
-        start: the judge decides, and runs what it finds missing."""
-        t = time.perf_counter()
-        wanted: dict = {}  # backend name -> [(replay text, input set)]
-        for k, item in enumerate(ready):
-            for backend in item.backends if not isinstance(item.expected, Verdict) else ():
-                for inputs, oracle_values, run in zip(item.inputs, item.expected, runs[k, backend.name]):
-                    try:
-                        text = replay_wanted(item.program.module, inputs, oracle_values, run, backend)
-                    except OracleError:
-                        text = None  # (the judge says why)
-                    if text is not None:
-                        wanted.setdefault(backend.name, []).append((text, inputs))
-        replayed = {}
-        for backend in {b.name: b for item in ready for b in item.backends}.values():
-            cases = wanted.get(backend.name, [])
-            if len(cases) > 1:
-                results = run_batch(backend, [text for text, _ in cases], [inputs for _, inputs in cases],
-                                    timeout=self._timeout())
-                replayed.update({(text, id(inputs)): r for (text, inputs), r in zip(cases, results)})
-        self._spent("judging", t)
-        return replayed
 
     def _count_program(self, program, inputs, verdicts: dict) -> None:
         """A judged program counted (unless the budget ran out meanwhile) and its failures handled."""

@@ -18,10 +18,9 @@ from oracle import ir
 from oracle.errors import OracleError, Unsupported
 from oracle.evaluator import Context, run_ops
 from oracle.numerics import isfinite
-from oracle.rewrite import inline_calls
 from judge.known_deviations import deviation_for, known_deviation
 from judge.status import Status
-from judge.verdict import Traits, instrumented, judge_grid_program, judge_program, oracle_run
+from judge.verdict import Traits, judge_grid_program, judge_program, oracle_run
 
 from .fuzz_crash_sites import bucket_op, crash_site
 from .fuzz_shrinking import pruned
@@ -61,12 +60,10 @@ def oracle_outputs(module: ir.Module, inputs: list):
     return oracle_run(module, inputs)
 
 
-def judge(module: ir.Module, inputs: list, oracle_values, run, *, backend=None, timeout: float = 60,
-          replayed: dict | None = None) -> Verdict:
+def judge(module: ir.Module, inputs: list, oracle_values, run, *, backend=None, timeout: float = 60) -> Verdict:
     """A backend's RunResult for one input set, judged by the judge (judge/verdict.py): replay
     judging when the outputs are not bit-identical to the oracle's, so the finding names the
-    first op that deviates on the backend's own operands.  ``backend`` runs the replay;
-    ``replayed``: {(program text, id(inputs)): RunResult} of replays already run (``replay_wanted``)."""
+    first op that deviates on the backend's own operands.  ``backend`` runs the replay."""
     main = module.main
     last = next((op for op in reversed(main.ops) if op.name != "func.return"), main.ops[-1])
     expected = oracle_values[0]
@@ -75,7 +72,7 @@ def judge(module: ir.Module, inputs: list, oracle_values, run, *, backend=None, 
                        else "", expected=expected, inputs=inputs)
 
     def rerun(program_text: str):
-        again = (replayed or {}).get((program_text, id(inputs))) or backend.run(program_text, inputs, timeout=timeout)
+        again = backend.run(program_text, inputs, timeout=timeout)
         return again.outputs if again.status == RunStatus.OK else None
 
     verdict = judge_program(module, inputs, run.outputs, traits=Traits.of(backend),
@@ -85,19 +82,6 @@ def judge(module: ir.Module, inputs: list, oracle_values, run, *, backend=None, 
     op = verdict.op
     return Verdict(Status.MISMATCH, verdict.message, op.name if op is not None else "argument", verdict.dtype,
                    expected=expected, actual=run.outputs, inputs=inputs, triggers=verdict.triggers)
-
-
-def replay_wanted(module: ir.Module, inputs: list, oracle_values, run, backend) -> str | None:
-    """The text of the first program replay judging ``run`` will ask for (@main, its calls
-    inlined, returning every top-level value), or None where its outputs are judged without
-    one (bit-identical, or within their producing ops' allowances): a campaign runs the
-    replays a batch wants together, as one module."""
-    if run.status != RunStatus.OK:
-        return None
-    direct = judge_program(module, inputs, run.outputs, traits=Traits.of(backend), oracle_values=oracle_values)
-    if direct.status != Status.MISMATCH:
-        return None
-    return oracle.print_module(instrumented(inline_calls(module))[0])
 
 
 def check_program(backend, module: ir.Module, inputs, *, timeout: float = 60) -> Verdict:
