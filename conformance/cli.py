@@ -723,7 +723,8 @@ def cmd_fuzz(args) -> int:
           f"earlier runs in {args.out}, {summary['known_repeats']} repeats of known signatures, "
           f"{known} failures explained by known deviations ({len(summary['known_deviation_failures'])} signatures)")
     if len(summary["per_mode"]) > 1:
-        print("per mode: " + ", ".join(f"{mode} {n['programs']} programs ({n['findings']} new findings)"
+        print("per mode: " + ", ".join(f"{mode} {n['programs']} programs ({n['findings']} new findings, "
+                                      f"{n['known_deviation_failures']} known-deviation failures)"
                                       for mode, n in summary["per_mode"].items()))
     for f in summary["findings"]:
         beside = "; ".join(f"{b}: {v}" for b, v in f["beside"].items())

@@ -233,12 +233,12 @@ class ClusterCampaign:
                     findings[finding["signature"]] = dict(finding, shard=shard.index, reproducer=here)
                 elif not os.path.isdir(findings.get(finding["signature"], {}).get("reproducer", "")):
                     findings[finding["signature"]] = dict(finding, shard=shard.index)  # (a path on its worker)
-        per_mode: dict = {}  # programs and findings per program mode (fuzz --mode), summed over shards
+        per_mode: dict = {}  # each count per program mode (fuzz --mode), summed over shards
         for shard in self.shards:
             for mode, counts in shard.summary.get("per_mode", {}).items():
-                total = per_mode.setdefault(mode, {"programs": 0, "findings": 0})
-                for key in total:
-                    total[key] += counts.get(key, 0)
+                total = per_mode.setdefault(mode, {})
+                for key, count in counts.items():
+                    total[key] = total.get(key, 0) + count
         summary = {"campaign": self.campaign, "complete": complete, "per_mode": per_mode, "shards": [
             {"index": s.index, "state": s.state, "host": s.host, "programs": s.programs, "seconds": s.seconds,
              "findings": s.findings, "returncode": s.returncode, "error": s.error, "folder": s.folder}

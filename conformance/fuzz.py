@@ -454,14 +454,22 @@ class Campaign:
                 if a < b and (a in failed) != (b in failed):
                     key = f"{a} vs {b}"
                     self.stats.disagreements[key] = self.stats.disagreements.get(key, 0) + 1
-        counts = self.per_mode.setdefault(program_mode(program), {"programs": 0, "findings": 0})
+        counts = self.per_mode.setdefault(program_mode(program), {"programs": 0, "findings": 0,
+                                                                  "known_deviation_failures": 0})
         counts["programs"] += 1
-        new_before = sum(f.new for f in self.findings.values())
+        new_before, known_before = self._new_and_known()
         for name in sorted(failed):
             backend, verdict = verdicts[name]
             beside = {other: v.status for other, (_, v) in verdicts.items() if other != name}
             self._on_failure(backend, program.module, verdict, beside)
-        counts["findings"] += sum(f.new for f in self.findings.values()) - new_before
+        new_after, known_after = self._new_and_known()
+        counts["findings"] += new_after - new_before
+        counts["known_deviation_failures"] += known_after - known_before
+
+    def _new_and_known(self) -> tuple[int, int]:
+        """(new findings, failures explained by known deviations) so far."""
+        return (sum(f.new for f in self.findings.values()),
+                sum(count for count, _ in self.stats.known_deviations.values()))
 
     # --- the loop
     def run(self, *, minutes: float | None = None, max_programs: int | None = None) -> dict:

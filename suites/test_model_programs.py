@@ -220,6 +220,8 @@ def test_fuzz_mode_template_finds_a_reduction_fault_and_counts_it_per_mode(tmp_p
     assert set(summary["per_mode"]) == {"template"}
     assert summary["per_mode"]["template"]["programs"] == summary["programs"] == 20
     assert summary["per_mode"]["template"]["findings"] == summary["new_findings"] >= 1
+    assert summary["per_mode"]["template"]["known_deviation_failures"] == sum(
+        d["count"] for d in summary["known_deviation_failures"].values())
     assert any("reduce" in f["signature"] for f in summary["findings"])
     for bad, message in ((["--mode", "fusion"], "--mode fusion: want one of"),
                          (["--seeds", str(tmp_path / "missing")], "no usable seed program")):
