@@ -30,7 +30,7 @@ from typing import Callable
 import numpy as np
 
 import oracle
-from judge.known_deviations import deviation_for_case
+from judge.known_deviations import deviation_for_case, explain_failure
 from judge.status import Status
 from judge.verdict import replay_command
 from oracle import ir
@@ -423,21 +423,16 @@ def with_reproducer(result: CaseResult, p: Prepared, verdict, backend_name: str,
 
 
 def _blame(result: CaseResult, backend: str, verdict, module: ir.Module) -> None:
-    """A failure's case names the op it is attributed to and that op's element type, the way the
-    deviation table names them (as ``fuzz.known_reason`` looks them up): else the op's operand
-    types; a crash, timeout or error with no entry for its op, any op with all the program's types."""
+    """A failure's case names the op it is attributed to and that op's element type, or the ops
+    and element types under which the judge found the entry that explains it (explain_failure:
+    the op's operand types; a crash, timeout or error, every op with all the program's types)."""
     if not verdict.op:
         return
     result.ops, result.dtypes = [verdict.op], [verdict.dtype] if verdict.dtype else []
     if verdict.triggers:
         result.extra["triggers"] = list(verdict.triggers)
-    if deviation_for_case(backend, result) is not None or not fuzz.known_reason(backend, verdict, module):
+    if deviation_for_case(backend, result) is not None:
         return
-    main = module.main
-    if verdict.status == Status.MISMATCH:
-        culprits = [op for op in main.ops if op.name == verdict.op]
-        result.dtypes = sorted(fuzz.element_names([v.type for op in culprits[:1] for v in op.operands]))
-    else:
-        result.ops = sorted({op.name for op in main.ops if op.name != "func.return"})
-        result.dtypes = sorted(fuzz.element_names([a.type for a in main.arguments]
-                                                  + [r.type for op in main.ops for r in op.results]))
+    blame = explain_failure(backend, verdict.status, verdict.op, verdict.dtype, verdict.triggers, module)
+    if blame.deviation is not None:
+        result.ops, result.dtypes = list(blame.ops), list(blame.dtypes)

@@ -18,7 +18,7 @@ from oracle import ir
 from oracle.errors import OracleError, Unsupported
 from oracle.evaluator import Context, run_ops
 from oracle.numerics import isfinite
-from judge.known_deviations import deviation_for, known_deviation
+from judge.known_deviations import deviation_for, element_names, explain_failure  # noqa: F401 (element_names: fuzz's)
 from judge.status import Status
 from judge.verdict import Traits, judge_grid_program, judge_program, oracle_run
 
@@ -197,22 +197,8 @@ def check_grid_program(backend, module: ir.Module, inputs: dict, *, timeout: flo
 
 
 def known_reason(backend: str, verdict: Verdict, module: ir.Module | None = None) -> str:
-    """The deviation table's reason for a failure ("" if none).  A mismatch is the op the judge
-    blamed; a crash, timeout or error has no culprit, so any op of the program with all the
-    program's element types may explain it (the f6 crash of a convert from f6 to f32)."""
-    deviation = known_deviation(backend, verdict.op, verdict.dtype, verdict.status, verdict.triggers)
-    if deviation is None and verdict.status == Status.MISMATCH and module is not None:
-        # the table names an op's operand types as the one-op run does (is_finite on f8E8M0FNU -> i1)
-        deviation = next((d for op in module.main.ops if op.name == verdict.op for d in [known_deviation(
-            backend, op.name, ",".join(sorted(element_names([v.type for v in op.operands]))), verdict.status,
-            verdict.triggers)] if d), None)
-    if deviation is None and verdict.status != Status.MISMATCH and module is not None:
-        # (an entry with a condition explains only the op the conditions were evaluated on)
-        main = module.main
-        types = ",".join(sorted(element_names([a.type for a in main.arguments]
-                                              + [r.type for op in main.ops for r in op.results])))
-        deviation = next((d for op in main.ops for d in [known_deviation(backend, op.name, types, verdict.status)]
-                          if d), None)
+    """The deviation table's reason for a failure ("" if none): the judge's ``explain_failure``."""
+    deviation = explain_failure(backend, verdict.status, verdict.op, verdict.dtype, verdict.triggers, module).deviation
     return deviation.reason if deviation else ""
 
 
@@ -236,7 +222,3 @@ def signature_of(backend: str, verdict: Verdict) -> str:
 def op_and_type(verdict: Verdict) -> list[str]:
     """[op, element type] a failure is attributed to, as a signature names them."""
     return [verdict.op.split(".", 1)[-1], _without_quant_parameters(verdict.dtype)]
-
-
-def element_names(types) -> set[str]:
-    return {str(getattr(t, "element_type", t)) for t in types}

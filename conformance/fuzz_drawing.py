@@ -11,16 +11,12 @@ import time
 import warnings
 
 from oracle import ir
-from judge.known_deviations import known_deviation
-from judge.status import Status
+from judge.known_deviations import REFUSALS, element_names, refuses
 
-from .fuzz_checking import element_names
 from .probe import load_support
 
 #: Programs per round of Hypothesis drawing (a stopped campaign wastes at most a round's draws).
 ROUND_PROGRAMS = 20
-#: Statuses a probe or the deviation table records as "this backend refuses or dies on it".
-REFUSALS = (Status.REJECTED, Status.CRASH)
 
 
 def known_refusals(backend, ops) -> dict[str, set[str]]:
@@ -33,7 +29,7 @@ def known_refusals(backend, ops) -> dict[str, set[str]]:
                 refused.setdefault(op, set()).add(name)
     for info in ops:
         for name in info.element_types:
-            if any(known_deviation(backend.name, info.name, name, status) for status in REFUSALS):
+            if refuses(backend.name, info.name, name):
                 refused.setdefault(info.name, set()).add(name)
     return refused
 

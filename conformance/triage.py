@@ -24,7 +24,7 @@ import json
 import os
 from dataclasses import asdict, dataclass, field
 
-from judge.known_deviations import known_deviation
+from judge.known_deviations import explain_seen
 from judge.status import Status
 from reports.html import Run, render_report
 from reports.reproducer import read_reproducer
@@ -120,8 +120,7 @@ def triage(folders: list[str], get_backend, *, replay: bool = True, timeout: flo
         if replay:
             recheck(item, get_backend(item.backend), timeout=timeout)
         else:  # no replay: the table alone decides known (stale cannot be told)
-            d = next((d for op, dtype in item.seen_with or [[item.op, item.dtype]]
-                      for d in [known_deviation(item.backend, op, dtype, item.status)] if d), None)
+            d = explain_seen(item.backend, item.status, item.seen_with or [[item.op, item.dtype]])
             item.verdict, item.reason = (KNOWN, d.reason) if d else (NEW, "")
     return items
 

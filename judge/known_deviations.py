@@ -21,7 +21,7 @@ import tomllib
 from dataclasses import dataclass
 
 from .deviation_conditions import CONDITIONS, triggered
-from .status import FAILING
+from .status import FAILING, Status
 
 DEVIATIONS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "deviations")
 
@@ -158,6 +158,61 @@ def deviation_for(backend: str, op: str, dtype: str, status: str, op_ir=None, op
         return Explanation(None)
     triggers = triggered(op_ir, operands, preceding)
     return Explanation(known_deviation(backend, op, dtype, status, triggers), triggers)
+
+
+def element_names(types) -> set[str]:
+    """The element type names of ``types`` (TensorTypes, or names), as the entries' patterns see them."""
+    return {str(getattr(t, "element_type", t)) for t in types}
+
+
+@dataclass(frozen=True)
+class Blame:
+    """Which entry explains a failure (None: none does) and the ops and element types the case
+    is named after so that the entry matches it again (results.json, deviation_for_case)."""
+    deviation: Deviation | None
+    ops: tuple
+    dtypes: tuple
+
+
+def explain_failure(backend: str, status: str, op: str, dtype: str, triggers=(), module=None) -> Blame:
+    """The entry explaining a failure the judge attributed to ``op`` (its result element type
+    ``dtype``; ``triggers``: the conditions found to hold for it) in ``module``.  A mismatch is
+    the op the judge blamed, also under its operands' types (the table names an op as the
+    one-op run does: is_finite on f8E8M0FNU -> i1); a crash, timeout or error has no exact
+    culprit, so any op of the program with all the program's element types may explain it (the
+    f6 crash of a convert from f6 to f32); such an entry needs no condition (a condition
+    explains only the op it was evaluated on)."""
+    deviation = known_deviation(backend, op, dtype, status, triggers)
+    if deviation is not None or module is None:
+        return Blame(deviation, (op,), (dtype,) if dtype else ())
+    main = module.main
+    if status == Status.MISMATCH:
+        for culprit in (o for o in main.ops if o.name == op):
+            types = tuple(sorted(element_names([v.type for v in culprit.operands])))
+            deviation = known_deviation(backend, op, ",".join(types), status, triggers)
+            if deviation is not None:
+                return Blame(deviation, (op,), types)
+        return Blame(None, (op,), (dtype,) if dtype else ())
+    types = tuple(sorted(element_names([a.type for a in main.arguments] + [r.type for o in main.ops for r in o.results])))
+    deviation = next((d for o in main.ops for d in [known_deviation(backend, o.name, ",".join(types), status)] if d), None)
+    if deviation is None:
+        return Blame(None, (op,), (dtype,) if dtype else ())
+    return Blame(deviation, tuple(sorted({o.name for o in main.ops if o.name != "func.return"})), types)
+
+
+def explain_seen(backend: str, status: str, seen_with) -> Deviation | None:
+    """The entry explaining a stored finding (no replay): the first of its (op, element type)
+    pairs an entry without a condition explains (no condition can be checked without the values)."""
+    return next((d for op, dtype in seen_with for d in [known_deviation(backend, op, dtype, status)] if d), None)
+
+
+#: Statuses that say "this backend refuses or dies on it" (a probe's answers use them too).
+REFUSALS = (Status.REJECTED, Status.CRASH)
+
+
+def refuses(backend: str, op: str, dtype: str) -> bool:
+    """An entry without a condition says ``backend`` refuses or crashes on ``op`` in ``dtype``."""
+    return any(known_deviation(backend, op, dtype, status) for status in REFUSALS)
 
 
 def recorded(deviation: Deviation | None) -> dict:

@@ -1,0 +1,65 @@
+"""The judge's deviation questions (judge/known_deviations.py): which entry explains a failure,
+a stored finding, a refusal -- asked by fuzz, check, triage and the drawing of programs, answered
+only here.  Each test uses a table of its own, so it can fail on the matching rule alone."""
+
+import pytest
+
+import oracle
+from judge import known_deviations
+from judge.known_deviations import Deviation, explain_failure, explain_seen, refuses
+from judge.status import Status
+
+# is_finite's result is i1: a table names it by its operand type; convert f32 -> f16 then add
+PROGRAM = """
+func.func @main(%a: tensor<4xf32>) -> (tensor<4xi1>, tensor<4xf16>) {
+  %0 = stablehlo.is_finite %a : (tensor<4xf32>) -> tensor<4xi1>
+  %1 = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xf16>
+  %2 = stablehlo.add %1, %1 : tensor<4xf16>
+  return %0, %2 : tensor<4xi1>, tensor<4xf16>
+}
+"""
+
+
+@pytest.fixture
+def table(monkeypatch):
+    entries = [Deviation("fake", "is_finite", "f32", ("mismatch",), "is_finite by operand type"),
+               Deviation("fake", "convert", "f16,f32,i1", ("crash",), "convert crash, all the program's types"),
+               Deviation("fake", "add", "f16", ("mismatch",), "add needs a condition", when="subnormal_operand"),
+               Deviation("fake", "sqrt", "bf16", ("rejected",), "sqrt bf16 refused"),
+               Deviation("other", "add", "*", ("mismatch",), "another backend's entry")]
+    monkeypatch.setattr(known_deviations, "KNOWN_DEVIATIONS", entries)
+    return entries
+
+
+def test_a_mismatch_is_explained_under_its_op_or_its_operand_types(table):
+    module = oracle.parse_module(PROGRAM)
+    blame = explain_failure("fake", Status.MISMATCH, "stablehlo.is_finite", "i1", (), module)
+    assert blame.deviation is table[0] and blame.ops == ("stablehlo.is_finite",) and blame.dtypes == ("f32",)
+    # without the program, only the result type can be asked about
+    assert explain_failure("fake", Status.MISMATCH, "stablehlo.is_finite", "i1").deviation is None
+    # a mismatch is never explained by another op of the program
+    assert explain_failure("fake", Status.MISMATCH, "stablehlo.convert", "f16", (), module).deviation is None
+
+
+def test_a_condition_explains_only_when_the_judge_found_it(table):
+    module = oracle.parse_module(PROGRAM)
+    assert explain_failure("fake", Status.MISMATCH, "stablehlo.add", "f16", (), module).deviation is None
+    blame = explain_failure("fake", Status.MISMATCH, "stablehlo.add", "f16", ("subnormal_operand",), module)
+    assert blame.deviation is table[2] and blame.dtypes == ("f16",)
+    assert explain_failure("other", Status.MISMATCH, "stablehlo.add", "f16", (), module).deviation is table[4]
+
+
+def test_a_crash_is_explained_by_any_op_with_all_the_programs_types(table):
+    module = oracle.parse_module(PROGRAM)
+    blame = explain_failure("fake", Status.CRASH, "stablehlo.add", "f16", (), module)
+    assert blame.deviation is table[1]
+    assert blame.ops == ("stablehlo.add", "stablehlo.convert", "stablehlo.is_finite")
+    assert blame.dtypes == ("f16", "f32", "i1")
+    assert explain_failure("fake", Status.TIMEOUT, "stablehlo.add", "f16", (), module).deviation is None
+
+
+def test_a_stored_finding_and_a_refusal(table):
+    assert explain_seen("fake", Status.MISMATCH, [["add", "f32"], ["is_finite", "f32"]]) is table[0]
+    assert explain_seen("fake", Status.MISMATCH, [["add", "f16"]]) is None  # its condition cannot be checked
+    assert refuses("fake", "sqrt", "bf16") and not refuses("fake", "sqrt", "f32")
+    assert refuses("fake", "convert", "f16,f32,i1") and not refuses("other", "add", "f32")
