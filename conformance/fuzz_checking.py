@@ -8,7 +8,6 @@ What a campaign, ``shlo-conform repro`` and ``triage`` all do with one program a
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -20,6 +19,7 @@ from oracle.evaluator import Context, run_ops
 from oracle.numerics import isfinite
 from judge.known_deviations import deviation_for, element_names, explain_failure  # noqa: F401 (element_names: fuzz's)
 from judge.status import Status
+from judge.verdicts import Verdict
 from judge.verdict import Traits, judge_grid_program, judge_program, oracle_run
 
 from .fuzz_crash_sites import bucket_op, crash_site
@@ -29,19 +29,6 @@ from .fuzz_shrinking import pruned
 FINDING_STATUSES = (Status.MISMATCH, Status.CRASH, Status.TIMEOUT, Status.ERROR)
 #: The element type field of a crash bucket's signature: any type (its finding lists those seen).
 ANY_TYPE = "*"
-
-
-@dataclass
-class Verdict:
-    status: str                 # pass / implementation-defined / unsupported / rejected / mismatch / crash / ...
-    message: str = ""
-    op: str = ""                # the op the failure is attributed to
-    dtype: str = ""
-    expected: list | None = None
-    actual: list | None = None
-    inputs: list | None = None
-    finite_fraction: float | None = None
-    triggers: tuple = ()        # known-deviation conditions that hold for the op (judge/deviation_conditions.py)
 
 
 def _result_element(t) -> str:
@@ -81,7 +68,8 @@ def judge(module: ir.Module, inputs: list, oracle_values, run, *, backend=None, 
         return Verdict(verdict.status)
     op = verdict.op
     return Verdict(Status.MISMATCH, verdict.message, op.name if op is not None else "argument", verdict.dtype,
-                   expected=expected, actual=run.outputs, inputs=inputs, triggers=verdict.triggers)
+                   expected=expected, actual=run.outputs, inputs=inputs, triggers=verdict.triggers,
+                   op_index=verdict.op_index, comparison=verdict.comparison, notes=list(verdict.notes))
 
 
 def check_program(backend, module: ir.Module, inputs, *, timeout: float = 60) -> Verdict:
@@ -180,7 +168,8 @@ def check_grid_program(backend, module: ir.Module, inputs: dict, *, timeout: flo
         if pv.status != Status.MISMATCH:
             return Verdict(pv.status), expected
         culprit = pv.op.name if pv.op is not None else "argument"
-        v = Verdict(pv.status, pv.message, culprit, pv.dtype, triggers=pv.triggers)
+        v = Verdict(pv.status, pv.message, culprit, pv.dtype, triggers=pv.triggers, op_index=pv.op_index,
+                    comparison=pv.comparison, notes=list(pv.notes))
         v.message = f"process grid {grid[0]} x {grid[1]}, process {pid}: {v.message}"
         v.inputs, v.expected, v.actual = inputs, expected, run.outputs
         return v, expected

@@ -7,5 +7,6 @@ Layer: above ``oracle`` only (never imports adapters, generators, reports or con
 * ``judge.verdict``: the one entry point: an op's rule (``judge_op``) and replay judging of
   whole programs (``judge_program``); an op record's own comparison hook (rng's statistical
   tests in ``oracle/statistical.py``, LAPACK property judges) is called from there;
+* ``judge.verdicts``: ``Verdict``, the judge's final answer about a case (what callers store and show);
 * ``judge.known_deviations``: the backends' known deviations (``judge/deviations/*.toml``).
 """

@@ -1,0 +1,31 @@
+"""The judge's final answer about one case: ``Verdict``.
+
+Every path that judges a whole program (fuzz campaigns, ``shlo-conform check``/``repro``,
+triage) gets one of these from the judge and only stores or displays it; results.json's row
+(reports.results.CaseResult) is made from it.  The judge's internal answers (judge_op's
+comparison, judge_program's replay details) stay inside judge/.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .status import Status
+
+
+@dataclass
+class Verdict:
+    status: Status | str        # a judge.status.Status (a backend's RunStatus for a run that did not finish)
+    message: str = ""
+    op: str = ""                # the culprit op's name ("argument": a program argument; "": none)
+    dtype: str = ""             # the culprit's result element type
+    expected: list | None = None    # the oracle's outputs
+    actual: list | None = None      # the backend's outputs
+    inputs: list | None = None      # the input set (a dict per process on a process grid)
+    triggers: tuple = ()        # known-deviation conditions that hold for the op (judge/deviation_conditions.py)
+    op_index: int = -1          # the culprit's position in @main (-1: not known)
+    deviation: dict = field(default_factory=dict)  # the entry explaining it (judge.known_deviations.recorded)
+    masks: list | None = None   # implementation-defined elements of the outputs, where the judge computed them
+    comparison: object = None   # the judge's comparison of the culprit (judge.compare.Comparison), when made
+    notes: list = field(default_factory=list)
+
