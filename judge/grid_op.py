@@ -10,23 +10,15 @@ process had masked elements; else ``pass``.  ``max_ulp`` is the worst over every
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from oracle import ir
 
 from .status import Status
 from .verdict import Traits, judge_op
-
-
-@dataclass
-class GridOpVerdict:
-    status: Status
-    message: str = ""
-    max_ulp: float | None = None
+from .verdicts import Verdict
 
 
 def judge_op_per_process(op: ir.Op, module: ir.Module, inputs: dict, actual: dict, expected: dict, *,
-                         masks_by_process: dict, bounds_by_process: dict, traits: Traits) -> GridOpVerdict:
+                         masks_by_process: dict, bounds_by_process: dict, traits: Traits) -> Verdict:
     """``inputs`` / ``actual`` / ``expected``: {(replica_id, partition_id): [arrays]}."""
     worst, failures = None, []
     for pid in sorted(inputs):
@@ -43,7 +35,8 @@ def judge_op_per_process(op: ir.Op, module: ir.Module, inputs: dict, actual: dic
             failures.append((pid, comparison))
     if failures:
         pid, comparison = failures[0]
-        return GridOpVerdict(comparison.status, f"{len(failures)} of {len(inputs)} processes differ; process "
-                                                f"{pid}:\n{comparison.message}", worst)
+        return Verdict(comparison.status, f"{len(failures)} of {len(inputs)} processes differ; process "
+                                          f"{pid}:\n{comparison.message}", op.name, comparison=comparison,
+                       max_ulp=worst)
     masked = any(masks_by_process.get(pid) for pid in inputs)
-    return GridOpVerdict(Status.IMPLEMENTATION_DEFINED if masked else Status.PASS, "", worst)
+    return Verdict(Status.IMPLEMENTATION_DEFINED if masked else Status.PASS, "", op.name, max_ulp=worst)

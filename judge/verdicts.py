@@ -27,5 +27,6 @@ class Verdict:
     deviation: dict = field(default_factory=dict)  # the entry explaining it (judge.known_deviations.recorded)
     masks: list | None = None   # implementation-defined elements of the outputs, where the judge computed them
     comparison: object = None   # the judge's comparison of the culprit (judge.compare.Comparison), when made
+    max_ulp: float | None = None    # the largest ULP distance measured (a process grid: over every process)
     notes: list = field(default_factory=list)
 

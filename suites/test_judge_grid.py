@@ -178,3 +178,32 @@ def test_on_xla_the_grid_replay_clears_the_per_output_false_alarms():
     finally:
         xla.close()
     assert false_alarms >= 1
+
+
+ADD_ON_TWO = """
+func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = stablehlo.add %x, %x : tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+"""
+
+
+def test_one_op_on_a_grid_is_judged_per_process_into_the_judges_verdict():
+    """judge/grid_op.py: the op's own rule on each process; the first failing process is named,
+    with how many fail; the worst ULP distance is over every process."""
+    from judge.grid_op import judge_op_per_process
+    from judge.verdict import Traits
+    from judge.verdicts import Verdict
+
+    module = oracle.parse_module(ADD_ON_TWO)
+    op = module.main.ops[0]
+    inputs = {(0, 0): [np.array([1, 2, 3], np.float32)], (1, 0): [np.array([4, 5, 6], np.float32)]}
+    expected = {pid: [2 * x[0]] for pid, x in inputs.items()}
+    right = judge_op_per_process(op, module, inputs, expected, expected, masks_by_process={},
+                                 bounds_by_process={}, traits=Traits())
+    assert isinstance(right, Verdict) and right.status == "pass" and right.op == "stablehlo.add"
+    wrong = {(0, 0): expected[(0, 0)], (1, 0): [np.array([8, 10, 13], np.float32)]}  # 12 -> 13 on process 1
+    verdict = judge_op_per_process(op, module, inputs, wrong, expected, masks_by_process={},
+                                   bounds_by_process={}, traits=Traits())
+    assert verdict.status == "mismatch" and verdict.message.startswith("1 of 2 processes differ; process (1, 0)")
+    assert verdict.max_ulp == 2 ** 20  # 12 and 13 in f32: 2**23 ULPs per 8, one unit is 2**20 of them
