@@ -275,14 +275,23 @@ def _outward(x: np.ndarray) -> np.ndarray:
     return (w * (1 + 2.0 ** -6) + np.sign(w) * 1e-300).astype(x.dtype)
 
 
-def _with_masks(op: ir.Op, operands: list, exact: list, bounds: list, recorded: dict) -> list:
+def _masks_of(op: ir.Op, operands: list, exact: list, recorded: dict) -> list:
+    """Per result of ``op``: the masks of the elements the spec leaves to the implementation
+    (the op's table on these operands, and what the oracle recorded while evaluating it)."""
     try:
         table = op_masks(op, operands, exact)
     except (IndexError, ValueError, TypeError, KeyError):
         table = [None] * len(op.results)
+    return [[m for m in (mask, recorded.get(r)) if m is not None] for r, mask in zip(op.results, table)]
+
+
+def _with_masks(op: ir.Op, operands: list, exact: list, bounds: list, recorded: dict,
+                anchored: frozenset = frozenset()) -> list:
+    """The bounds of ``op``'s results, open ("anything") where the spec leaves an element to the
+    implementation -- except in ``anchored`` values, whose such elements hold the backend's own."""
     out = []
-    for r, b, mask in zip(op.results, bounds, table):
-        for m in (mask, recorded.get(r)):
+    for r, b, masks in zip(op.results, bounds, _masks_of(op, operands, exact, recorded)):
+        for m in ([] if r in anchored else masks):
             if m is not None and b is not None:
                 b = np.where(np.asarray(m, dtype=bool), np.nan, b)
         out.append(b)
@@ -499,10 +508,11 @@ def _label(op: ir.Op, k: int, paths: dict | None) -> str:
 
 
 def program_bounds(module: ir.Module, env: dict, recorded: dict | None = None,
-                   paths: dict | None = None) -> ProgramBounds:
+                   paths: dict | None = None, anchored: frozenset = frozenset()) -> ProgramBounds:
     """Every value's bound in @main of ``module`` (calls inlined: oracle/rewrite.py), given the
     oracle's values ``env`` (``oracle_run``'s) and the masks it recorded; ``paths``: each op's
-    path in the original program (rewrite.Expansion.paths), for messages."""
+    path in the original program (rewrite.Expansion.paths), for messages; ``anchored``: values
+    whose implementation-defined elements ``env`` holds as a backend chose them (``anchored_run``)."""
     main = module.main
     recorded = recorded or {}
     out = ProgramBounds()
@@ -525,7 +535,7 @@ def program_bounds(module: ir.Module, env: dict, recorded: dict | None = None,
                     raise NoRule("results that are not tensors")
                 with np.errstate(invalid="ignore", over="ignore"):
                     results = _op_bounds(op, operands, bounds_in, exact, module, env)
-                results = _with_masks(op, operands, exact, results, recorded)
+                results = _with_masks(op, operands, exact, results, recorded, anchored)
             except NoRule as e:
                 unknown = f"no rule for {where}: {e}"
             except Exception as e:  # noqa: BLE001 - a rule that cannot run on these values bounds nothing
@@ -597,6 +607,48 @@ def output_bounds(module: ir.Module, inputs) -> tuple[ir.Module, tuple, ProgramB
     expansion, values = expanded_for_bounds(module, inputs)
     _, env, recorded = values
     bounds = program_bounds(expansion.module, env, recorded, expansion.paths)
+    return expansion.module, values, _selectors_settled(expansion, bounds)
+
+
+def anchored_run(module: ir.Module, inputs, chosen: dict) -> tuple[tuple, frozenset]:
+    """``oracle_run``'s (outputs, values, recorded masks) of @main, op by op, except that every
+    element the spec leaves to the implementation takes the value a backend chose (``chosen``:
+    its values of @main's Values, a replay's), and the Values so anchored.  What follows such
+    an element is then bounded as for an implementation that made the backend's choices,
+    instead of being open."""
+    main = module.main
+    recorded: dict = {}
+    context = Context(module, impl_defined=recorded)
+    env = dict(zip(main.arguments, inputs))
+    anchored = set()
+    for op in main.ops:
+        if op.name == "func.return":
+            break
+        operands = [env[v] for v in op.operands]
+        results = run_ops((op, ir.Op("func.return", op.results, ())), env, context)
+        for r, x, masks in zip(op.results, results, _masks_of(op, operands, results, recorded)):
+            backend = chosen.get(r)
+            if masks and backend is not None and np.shape(backend) == np.shape(x):
+                x = np.array(x, copy=True)
+                for m in masks:
+                    m = np.broadcast_to(np.asarray(m, dtype=bool), np.shape(x))
+                    x[m] = np.asarray(backend)[m]
+                anchored.add(r)
+            env[r] = x
+    return ([env[v] for v in main.ops[-1].operands], env, recorded), frozenset(anchored)
+
+
+def anchored_output_bounds(expansion: rewrite.Expansion, inputs, chosen: dict) -> tuple[ir.Module, tuple,
+                                                                                        ProgramBounds]:
+    """``output_bounds`` of the expanded program a backend ran (its replay's ``expansion``), its
+    implementation-defined elements anchored on the backend's values ``chosen`` (``anchored_run``)."""
+    values, anchored = anchored_run(expansion.module, inputs, chosen)
+    bounds = program_bounds(expansion.module, values[1], values[2], expansion.paths, anchored)
+    return expansion.module, values, _selectors_settled(expansion, bounds)
+
+
+def _selectors_settled(expansion: rewrite.Expansion, bounds: ProgramBounds) -> ProgramBounds:
+    """``bounds`` with every output unknown where an expanded region's deciding value may flip."""
     for path, (op, deciding) in expansion.selectors.items():
         if all(is_exact_bound(bounds.of(v)) for v in deciding):
             continue
@@ -605,7 +657,7 @@ def output_bounds(module: ir.Module, inputs) -> tuple[ir.Module, tuple, ProgramB
                f"(the bound of its deciding value may flip it)")
         for v in expansion.module.main.ops[-1].operands:
             bounds.unknown.setdefault(v, why)
-    return expansion.module, values, bounds
+    return bounds
 
 
 def _finalized(result, b: np.ndarray, z) -> np.ndarray:
