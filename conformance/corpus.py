@@ -52,6 +52,7 @@ from judge.golden_checks import DEFAULT_ALMOST_EQ_TOLERANCE, evaluate_check
 from judge.program_bound import output_bounds
 from judge.status import Status
 from judge.verdict import Traits, judge_against_program_bound, judge_program, oracle_run
+from judge.verdicts import BOUND_STATE
 from oracle import rewrite
 from oracle.errors import MlirError, OracleError
 from oracle.mlir_text import parse_module, split_top_level
@@ -1053,16 +1054,16 @@ def _run_test_case(case: CorpusCase, be, timeout: float) -> CaseResult:
                           extra=dict(extra, failed_checks=len(failures)), **base)
     goldens = judged["goldens"] if failures and judged is not None else []
     if goldens:
-        wrong = [g.message for g in goldens if g.state == "wrong"]
+        wrong = [g.message for g in goldens if g.status == Status.MISMATCH]
         if wrong:  # the file's expected value is outside the bound of the exact answer: still a failure
             message = "\n".join([m for _, m in failures] + ["wrong golden: " + text for text in wrong])
             return CaseResult(status=Status.MISMATCH, message=message, max_ulp=max_ulp,
                               seconds=seconds, extra=dict(extra, wrong_golden=len(wrong)), **base)
-        if len(goldens) == len(failures) and all(g.state == "inexact" for g in goldens):
+        if len(goldens) == len(failures) and all(g.status == Status.PASS for g in goldens):
             return CaseResult(status=Status.PASS, message="golden inexact: " + "\n".join(g.message for g in goldens),
                               max_ulp=max_ulp, seconds=seconds, extra=dict(extra, golden_inexact=len(goldens)),
                               **base)
-        notes = [f"golden {g.state}: {g.message}" for g in goldens if g.state != "inexact"]
+        notes = [f"golden {BOUND_STATE[g.status]}: {g.message}" for g in goldens if g.status != Status.PASS]
         failures = failures + [(None, "\n".join(notes))] if notes else failures
     if failures:
         return CaseResult(status=Status.MISMATCH, message="\n".join(m for _, m in failures), max_ulp=max_ulp,
@@ -1120,7 +1121,7 @@ def _judge_by_oracle(case: CorpusCase, backend, outputs: list, failed: list, tim
 def _judged_goldens(module, values: tuple, outputs: list, failed: list) -> list:
     """Each failed check's expected value judged against the program-level bound of the exact
     answer (judge/program_bound.py: every op's allowance carried through the ops after it, calls
-    inlined): a ``GoldenVerdict`` per check whose golden is not the oracle's own answer (that one
+    inlined): a judge ``Verdict`` per check whose golden is not the oracle's own answer (that one
     stands as written)."""
     def golden_of(check):
         return check.expected_value if check.expected is None else outputs[check.expected]

@@ -70,8 +70,9 @@ from oracle.types import TensorType, element_type
 from .compare import Comparison, compare
 from .status import Status
 from .tolerance import Tolerance, tolerance_for
+from .verdicts import Verdict
 
-__all__ = ["ProgramBounds", "GoldenVerdict", "program_bounds", "expanded_for_bounds", "output_bounds",
+__all__ = ["ProgramBounds", "program_bounds", "expanded_for_bounds", "output_bounds",
            "judge_golden", "oracle_run", "path_text", "is_exact_bound"]
 
 _F64 = element_type("f64")
@@ -683,32 +684,22 @@ def _is_loose(b: np.ndarray, z) -> np.ndarray:
 
 # --------------------------------------------------------------------------- goldens
 
-@dataclass
-class GoldenVerdict:
-    """A golden judged against the program-level bound: ``state`` is "inexact" (within the
-    bound: what a conforming implementation may return), "wrong" (outside it) or "unjudged"
-    (no rule / a useless bound: the file's check stands); ``comparison`` the judge's."""
-    state: str
-    message: str
-    comparison: Comparison | None = None
-
-
 def judge_golden(golden, exact, result_type, bound: np.ndarray | None, *, unknown: str | None = None,
-                 loose: str | None = None, what: str = "the file's") -> GoldenVerdict:
+                 loose: str | None = None, what: str = "the file's") -> Verdict:
     """A golden ``golden`` of an output whose exact value is ``exact`` (``result_type``: its
     element type), judged by the one comparator with the output's program-level ``bound``
     (``what``: whose value the golden is, for the message; a backend's first run, too)."""
     if unknown is not None or bound is None:
-        return GoldenVerdict("unjudged", f"not judged: {unknown or 'no bound for this output'}")
+        return Verdict(Status.UNSUPPORTED, f"not judged: {unknown or 'no bound for this output'}")
     et = result_type
     bound = np.broadcast_to(np.asarray(bound, np.float64), np.shape(exact))
     exact_bound = bool(np.all(bound == 0))
     tolerance = Tolerance(strict_signed_zero=exact_bound, reason="program-level bound (judge/program_bound.py)")
     comparison = compare(exact, golden, et, tolerance, error_bound=bound)
     if comparison.status == Status.MISMATCH:
-        return GoldenVerdict("wrong", "outside the program-level bound of the exact answer (below, 'expected' "
-                                      f"is the exact answer, 'actual' {what} value):\n" + comparison.message,
-                             comparison)
+        return Verdict(Status.MISMATCH, "outside the program-level bound of the exact answer (below, 'expected' "
+                                        f"is the exact answer, 'actual' {what} value):\n" + comparison.message,
+                       comparison=comparison)
     with np.errstate(invalid="ignore"):
         differs = ~np.asarray(_wide(golden) == _wide(exact))
         differs &= ~(np.isnan(_magnitude(golden)) & np.isnan(_magnitude(exact)))
@@ -716,8 +707,9 @@ def judge_golden(golden, exact, result_type, bound: np.ndarray | None, *, unknow
     if useless.any():
         first = tuple(int(i) for i in np.argwhere(useless)[0])
         value = complex(exact[first]) if np.iscomplexobj(exact) else float(exact[first])
-        return GoldenVerdict("unjudged", f"not judged: the program-level bound is useless after {loose or 'an op'} "
-                                         f"({int(useless.sum())} differing elements, e.g. at {list(first)}: "
-                                         f"bound {float(bound[first]):.6g} on the exact value {value!r})", comparison)
-    return GoldenVerdict("inexact", f"within the program-level bound of the exact answer ({comparison.message})",
-                         comparison)
+        return Verdict(Status.UNSUPPORTED, f"not judged: the program-level bound is useless after {loose or 'an op'} "
+                                           f"({int(useless.sum())} differing elements, e.g. at {list(first)}: "
+                                           f"bound {float(bound[first]):.6g} on the exact value {value!r})",
+                       comparison=comparison)
+    return Verdict(Status.PASS, f"within the program-level bound of the exact answer ({comparison.message})",
+                   comparison=comparison)

@@ -45,11 +45,12 @@ from oracle.types import TensorType, element_type
 
 from .compare import Comparison, compare_outputs
 from .deviation_conditions import triggered
-from .program_bound import (GoldenVerdict, anchored_output_bounds, is_exact_bound, judge_golden, oracle_run,
+from .program_bound import (anchored_output_bounds, is_exact_bound, judge_golden, oracle_run,
                             output_bounds)
 from .program_bound import path_text as _path_text
 from .status import Status
 from .tolerance import tolerance_for
+from .verdicts import BOUND_STATE, Verdict
 
 __all__ = ["Traits", "OpVerdict", "ProgramVerdict", "judge_op", "judge_program", "judge_grid_program",
            "judge_against_program_bound",
@@ -336,7 +337,8 @@ def _judged_by_replay(module, inputs, actual, traits, rerun, expected, direct) -
 
 def _first_run_judge(module: ir.Module, inputs) -> Callable:
     """``judge(i, actual_i, replay)``: output i of a backend's first run against the program-level
-    bound of the exact answer (a ``GoldenVerdict``; None where the bound cannot be computed), the
+    bound of the exact answer (a ``Verdict``, judge/verdicts.py BOUND_STATE; None where the bound cannot be
+    computed), the
     bounds computed once, on first use.  Where that bound does not settle it and the bound
     anchored on ``replay`` might (each element the spec leaves to the implementation taken as
     the backend's own, the replay's, instead of "anything": program_bound.anchored_run), that
@@ -360,15 +362,15 @@ def _first_run_judge(module: ir.Module, inputs) -> Callable:
                 computed.append(None)
         settled = None if computed[0] is None else judge_against_program_bound(*computed[0], i, actual,
                                                                                what="the first run's")
-        if replay is None or (settled is not None and settled.state == "inexact"):
+        if replay is None or (settled is not None and settled.status == Status.PASS):
             return settled
         on_replay = bounds_on(replay)
         again = None if on_replay is None else judge_against_program_bound(*on_replay, i, actual,
                                                                            what="the first run's")
-        if again is None or (again.state != "inexact" and settled is not None and settled.state == "wrong"):
+        if again is None or (again.status != Status.PASS and settled is not None and settled.status == Status.MISMATCH):
             return settled
-        return GoldenVerdict(again.state, f"{again.message}\n(the elements the spec leaves to the implementation "
-                                          f"taken as the replay's)", again.comparison)
+        return Verdict(again.status, f"{again.message}\n(the elements the spec leaves to the implementation "
+                                     f"taken as the replay's)", comparison=again.comparison)
     return judge
 
 
@@ -376,7 +378,7 @@ def judge_against_program_bound(program: ir.Module, values: tuple, bounds, i: in
                                 what: str = "the file's"):
     """``value`` (a golden, or a first run's output) for output ``i`` of ``program`` (as
     ``output_bounds`` expanded it, with the oracle's ``values`` and the ``bounds``), judged
-    against the program-level bound of the exact answer: a ``GoldenVerdict`` (None for an
+    against the program-level bound of the exact answer: a ``Verdict`` (None for an
     output that is not a tensor).  An output whose producing op has exact operands but no
     element bound (a target judged by a property, a quantized op) is judged by that op's own
     rule, ``judge_op`` -- with exact operands, the program-level bound IS that op's allowance."""
@@ -391,11 +393,11 @@ def judge_against_program_bound(program: ir.Module, values: tuple, bounds, i: in
         try:
             verdict = judge_op(producer, [env[v] for v in producer.operands], results, module=program, env=env)
         except OracleError:
-            return GoldenVerdict("unjudged", f"not judged: {bounds.unknown[returned]}")
-        state = "wrong" if verdict.status == Status.MISMATCH else "inexact"
-        where = "outside" if state == "wrong" else "within"
-        return GoldenVerdict(state, f"{where} the allowance of {producer.name} (its operands are exact): "
-                                    f"{verdict.comparison.message}", verdict.comparison)
+            return Verdict(Status.UNSUPPORTED, f"not judged: {bounds.unknown[returned]}")
+        wrong = verdict.status == Status.MISMATCH
+        return Verdict(Status.MISMATCH if wrong else Status.PASS,
+                       f"{'outside' if wrong else 'within'} the allowance of {producer.name} (its operands are exact): "
+                       f"{verdict.comparison.message}", comparison=verdict.comparison)
     return judge_golden(np.asarray(value), outputs[i], returned.type.element_type, bounds.of(returned),
                         unknown=bounds.unknown.get(returned), loose=bounds.loose.get(returned), what=what)
 
@@ -503,11 +505,12 @@ def _judge_replay(replay: _Replay, actual, traits, expected, whole,
             # every op of the replay is within its allowance, but the first run (compiled
             # differently) is not the replay: judged by the program-level bound of the exact answer
             settled = first_run(i, a, replay) if first_run is not None else None
-            if settled is not None and settled.state == "inexact":
+            if settled is not None and settled.status == Status.PASS:
                 notes.append(f"output #{i} differs from the replay's beyond {op.name}'s allowance on the replay's "
                              f"operands, and is {settled.message}")
                 continue
-            bound_note = "" if settled is None else f"\n(program-level bound: {settled.state}: {settled.message})"
+            bound_note = "" if settled is None else \
+                f"\n(program-level bound: {BOUND_STATE[settled.status]}: {settled.message})"
             found = ProgramVerdict(Status.MISMATCH, _attributed(op, paths[op], f"output #{i} differs from the replay's: "
                                                                         f"{verdict.comparison.message}{bound_note}"),
                                    op, paths[op][0], verdict.comparison, expected, replayed=True, operands=operands,

@@ -30,3 +30,8 @@ class Verdict:
     max_ulp: float | None = None    # the largest ULP distance measured (a process grid: over every process)
     notes: list = field(default_factory=list)
 
+
+#: A value judged against a program-level bound (a golden, a first run against its replay): what
+#: its status says, in the words messages use (judge/program_bound.py judge_golden).
+BOUND_STATE = {Status.PASS: "inexact", Status.MISMATCH: "wrong", Status.UNSUPPORTED: "unjudged"}
+

@@ -107,7 +107,7 @@ def test_an_op_without_a_rule_makes_its_results_unknown_and_the_golden_unjudged(
     assert "stablehlo.atan2" in bounds.unknown[a] and bounds.of(a) is None
     golden = np.nextafter(outputs[0], np.float32(2))
     verdict = judge_golden(golden, outputs[0], element_type("f32"), bounds.of(a), unknown=bounds.unknown.get(a))
-    assert verdict.state == "unjudged" and "stablehlo.atan2" in verdict.message
+    assert verdict.status == "unsupported" and "stablehlo.atan2" in verdict.message
 
 
 def test_a_bound_past_the_value_after_cancellation_is_useless_not_a_pass():
@@ -119,10 +119,10 @@ def test_a_bound_past_the_value_after_cancellation_is_useless_not_a_pass():
     golden = outputs[0].copy()
     golden[0] = np.float32(ULP_SIN1)  # sin(1) one ULP up, minus the constant: within the bound, but so is anything
     verdict = judge_golden(golden, outputs[0], element_type("f32"), bounds.of(d), loose=bounds.loose.get(d))
-    assert verdict.state == "unjudged" and "useless after stablehlo.subtract" in verdict.message
+    assert verdict.status == "unsupported" and "useless after stablehlo.subtract" in verdict.message
     far = outputs[0].copy()
     far[0] = np.float32(1.0)
-    assert judge_golden(far, outputs[0], element_type("f32"), bounds.of(d)).state == "wrong"
+    assert judge_golden(far, outputs[0], element_type("f32"), bounds.of(d)).status == "mismatch"
 
 
 def test_an_unjudged_golden_leaves_the_case_failed(tmp_path):
@@ -239,8 +239,8 @@ QUANTIZE = """func.func @main() -> tensor<2x!quant.uniform<i8:f32, 1.0>> {
 }"""
 
 
-@pytest.mark.parametrize("golden,state", [([1, 2], "inexact"), ([5, 2], "wrong")])
-def test_an_op_without_an_element_bound_on_exact_operands_is_judged_by_its_own_rule(golden, state):
+@pytest.mark.parametrize("golden,status", [([1, 2], "pass"), ([5, 2], "mismatch")])
+def test_an_op_without_an_element_bound_on_exact_operands_is_judged_by_its_own_rule(golden, status):
     """No program-level rule bounds a quantized result, but its operands are exact: the op's own
     rule judges the golden (quantized: the storage integer may move by 1 at a rounding tie;
     0.5 / 1.0 is a tie), as the per-op judging of goldens did."""
@@ -248,7 +248,7 @@ def test_an_op_without_an_element_bound_on_exact_operands_is_judged_by_its_own_r
     from judge.verdict import judge_against_program_bound
     expanded = output_bounds(oracle.parse_module(QUANTIZE), [])
     verdict = judge_against_program_bound(*expanded, 0, np.array(golden, np.int8))
-    assert verdict.state == state, verdict.message
+    assert verdict.status == status, verdict.message
     assert "stablehlo.uniform_quantize" in verdict.message
 
 
