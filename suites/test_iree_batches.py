@@ -1,0 +1,114 @@
+"""IREE's refusal batches (adapters/iree.py): programs of element types IREE refuses share a
+module, and every error of the compiler goes to the program whose lines it names, so each
+program gets the compiler's own refusal -- the errors it gets alone -- from a few compiles.
+The IREE tests are skipped when IREE is not installed; about 10 s at 2 cores."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+
+import numpy as np
+import pytest
+
+from adapters.iree import diagnostics_by_program
+
+HAS_IREE = importlib.util.find_spec("iree") is not None and importlib.util.find_spec("iree.runtime") is not None
+
+#: A module of three programs starting at lines 2, 7 and 12 (adapters.batch.combine_mains).
+MODULE_DIAGNOSTICS = """IREE compile: <stdin>:3:8: error: 'hal.element_type' op unsupported element type
+  %0 = "stablehlo.abs"(%arg0)
+       ^
+<stdin>:3:8: note: see current operation
+<stdin>:9:1: warning: epsilon is not exact
+<unknown>:0: error: 'arith.convertf' op cast incompatible
+<stdin>:14:8: error: unable to pack to bytes
+<stdin>:14:8: note: here"""
+
+
+def test_diagnostics_go_to_the_program_whose_lines_they_name():
+    found = diagnostics_by_program(MODULE_DIAGNOSTICS, [2, 7, 12])
+    assert sorted(found) == [0, 2]  # program 1 has a warning only; the <unknown> error is nobody's
+    assert found[0] == ("IREE compile: <stdin>:3:8: error: 'hal.element_type' op unsupported element type\n"
+                        "  %0 = \"stablehlo.abs\"(%arg0)\n       ^\n<stdin>:3:8: note: see current operation")
+    assert found[2] == "IREE compile: <stdin>:14:8: error: unable to pack to bytes\n<stdin>:14:8: note: here"
+
+
+def test_an_error_naming_two_programs_is_nobodys():
+    text = "IREE compile: <stdin>:3:1: error: 'x' op refers to <stdin>:8:1"
+    assert diagnostics_by_program(text, [2, 7]) == {}
+
+
+def unary(op: str, t: str) -> str:
+    return f"func.func @main(%a: {t}) -> {t} {{\n  %0 = stablehlo.{op} %a : {t}\n  return %0 : {t}\n}}\n"
+
+
+def errors(message: str) -> list[str]:
+    """The compiler's errors in a message, without their locations (a module's lines differ
+    from one program's)."""
+    return re.findall(r"error: (.*)", message)
+
+
+#: Sorting along dimension -1 (spec sort (C4) allows it), in f8E4M3: IREE refuses the dimension
+#: before it meets the element type.
+SORT_LAST_F8 = """func.func @main(%a: tensor<3x4xf8E4M3>) -> tensor<3x4xf8E4M3> {
+  %0 = "stablehlo.sort"(%a) ({
+  ^bb0(%x: tensor<f8E4M3>, %y: tensor<f8E4M3>):
+    %c = stablehlo.compare LT, %x, %y : (tensor<f8E4M3>, tensor<f8E4M3>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = -1 : i64, is_stable = true} : (tensor<3x4xf8E4M3>) -> tensor<3x4xf8E4M3>
+  return %0 : tensor<3x4xf8E4M3>
+}
+"""
+
+
+@pytest.fixture
+def fresh_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("SHLO_CONFORM_CACHE", str(tmp_path / "cache"))  # (read by each new worker)
+
+
+@pytest.mark.skipif(not HAS_IREE, reason="IREE is not installed (pip install -e '.[iree]')")
+def test_refused_element_types_share_a_module_and_keep_their_own_refusals(fresh_cache):
+    from adapters import get_backend
+
+    # refused in two passes: the sort along dimension -1 early ('iree_linalg_ext.sort' op
+    # dimension), the others at the function boundary ('hal.element_type'); the negate of f32
+    # compiles and runs, in a batch of its own
+    programs = [SORT_LAST_F8, unary("abs", "tensor<4xf8E4M3>"),
+                unary("negate", "tensor<2xf6E3M2FN>"), unary("abs", "tensor<3xf8E3M4>"),
+                unary("negate", "tensor<f8E4M3B11FNUZ>"), unary("negate", "tensor<3xf32>"),
+                unary("negate", "tensor<3xf32>")]
+    input_sets = [[np.zeros((3, 4), np.uint8)], [np.zeros(4, np.uint8)], [np.zeros(2, np.uint8)],
+                  [np.zeros(3, np.uint8)], [np.zeros((), np.uint8)], [np.array([1, -2, 0.5], np.float32)],
+                  [np.array([3, 0, -1], np.float32)]]
+    with get_backend("iree-llvm-cpu") as backend:
+        batched = backend.run_batch(programs, input_sets)
+        assert [r.status for r in batched] == ["rejected"] * 5 + ["ok", "ok"], batched
+        assert batched[6].outputs[0].tolist() == [-3.0, 0.0, 1.0]  # hand-computed
+        # five refused programs: one batch, no compile alone (the f32 program ran in a batch of its own)
+        assert backend.batch_stats["single_runs"] == 0 and backend.batch_stats["batches"] == 2, backend.batch_stats
+        for program, inputs, b in zip(programs[:5], input_sets, batched):
+            alone = backend.run(program, inputs)
+            assert alone.status == "rejected" and errors(b.message) == errors(alone.message), (b, alone)
+        assert "'iree_linalg_ext.sort' op dimension" in batched[0].message
+        assert "'hal.element_type' op unsupported element type" in batched[1].message
+
+
+@pytest.mark.skipif(not HAS_IREE, reason="IREE is not installed (pip install -e '.[iree]')")
+def test_often_refused_sub_byte_programs_share_a_module_the_refused_ones_named(fresh_cache):
+    import ml_dtypes
+
+    from adapters import get_backend
+
+    # 3 x i4 is not a whole number of bytes: refused; 2 x i4 and 4 x ui2 are, and compile together
+    programs = [unary("negate", "tensor<2xi4>"), unary("negate", "tensor<3xi4>"), unary("not", "tensor<4xui2>")]
+    input_sets = [[np.array([1, -3], ml_dtypes.int4)], [np.array([1, 2, 3], ml_dtypes.int4)],
+                  [np.array([0, 1, 2, 3], ml_dtypes.uint2)]]
+    with get_backend("iree-llvm-cpu") as backend:
+        batched = backend.run_batch(programs, input_sets)
+        assert [r.status for r in batched] == ["ok", "rejected", "ok"], batched
+        assert batched[0].outputs[0].astype(int).tolist() == [-1, 3]  # hand-computed
+        assert batched[2].outputs[0].astype(int).tolist() == [3, 2, 1, 0]
+        assert backend.batch_stats["single_runs"] == 0 and backend.batch_stats["batches"] == 1, backend.batch_stats
+        alone = backend.run(programs[1], input_sets[1])
+        assert alone.status == "rejected" and errors(batched[1].message) == errors(alone.message), (batched[1], alone)
