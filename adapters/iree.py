@@ -270,7 +270,7 @@ class IreeEngine:
         """The programs compiled as one .vmfb (cached on disk like one program's).  A program
         that does not parse or that the compiler's diagnostics name is left out and run alone;
         one that compiles but whose arguments or results cannot cross the function boundary
-        (quantized types) is refused as prepare() refuses it after its compile."""
+        (no HAL element type) is refused as prepare() refuses it after its compile."""
         same_as = first_occurrences(programs)
         texts = {k: programs[k] for k in sorted(set(same_as))}
         if all(refusal_prone(text, self.target) for text in texts.values()):
@@ -382,9 +382,10 @@ def _element(type_text: str):
         t = parse_type(type_text)
     except Exception:
         return None
-    if not isinstance(t, TensorType) or getattr(t.element_type, "is_quantized", False):
+    if not isinstance(t, TensorType):
         return None
-    return t.element_type
+    # IREE lowers quantized types to their storage integers, at the function boundary too
+    return t.element_type.storage_type if t.element_type.is_quantized else t.element_type
 
 
 class IreeBackend(WorkerBackend):
