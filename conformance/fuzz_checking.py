@@ -65,11 +65,8 @@ def judge(module: ir.Module, inputs: list, oracle_values, run, *, backend=None, 
     verdict = judge_program(module, inputs, run.outputs, traits=Traits.of(backend),
                             rerun=rerun if backend is not None else None, oracle_values=oracle_values)
     if verdict.status != Status.MISMATCH:
-        return Verdict(verdict.status)
-    op = verdict.op
-    return Verdict(Status.MISMATCH, verdict.message, op.name if op is not None else "argument", verdict.dtype,
-                   expected=expected, actual=run.outputs, inputs=inputs, triggers=verdict.triggers,
-                   op_index=verdict.op_index, comparison=verdict.comparison, notes=list(verdict.notes))
+        return verdict
+    return dataclasses.replace(verdict, expected=expected, actual=run.outputs, inputs=inputs)
 
 
 def check_program(backend, module: ir.Module, inputs, *, timeout: float = 60) -> Verdict:
@@ -166,13 +163,9 @@ def check_grid_program(backend, module: ir.Module, inputs: dict, *, timeout: flo
         pid, pv = judge_grid_program(module, inputs, run.outputs, grid=grid, expected=expected, masks=masks,
                                      bounds=bounds, traits=Traits.of(backend), rerun_grid=rerun_grid)
         if pv.status != Status.MISMATCH:
-            return Verdict(pv.status), expected
-        culprit = pv.op.name if pv.op is not None else "argument"
-        v = Verdict(pv.status, pv.message, culprit, pv.dtype, triggers=pv.triggers, op_index=pv.op_index,
-                    comparison=pv.comparison, notes=list(pv.notes))
-        v.message = f"process grid {grid[0]} x {grid[1]}, process {pid}: {v.message}"
-        v.inputs, v.expected, v.actual = inputs, expected, run.outputs
-        return v, expected
+            return pv, expected
+        return dataclasses.replace(pv, message=f"process grid {grid[0]} x {grid[1]}, process {pid}: {pv.message}",
+                                   inputs=inputs, expected=expected, actual=run.outputs), expected
     verdict = Verdict(Status.PASS)
     for pid in sorted(inputs):
         v = judge(module, inputs[pid], (expected[pid],), run)

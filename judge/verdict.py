@@ -52,7 +52,7 @@ from .status import Status
 from .tolerance import tolerance_for
 from .verdicts import BOUND_STATE, Verdict
 
-__all__ = ["Traits", "OpVerdict", "ProgramVerdict", "judge_op", "judge_program", "judge_grid_program",
+__all__ = ["Traits", "OpVerdict", "Verdict", "judge_op", "judge_program", "judge_grid_program",
            "judge_against_program_bound",
            "instrumented", "replay_command", "flush_float_inputs"]
 
@@ -80,7 +80,9 @@ class OpVerdict:
 
 
 @dataclass
-class ProgramVerdict:
+class _Found:
+    """What judge_program / judge_grid_program found, inside judge/ (the culprit as an ir.Op with
+    its operands and program, for the deviation conditions); ``final`` makes the judge's Verdict."""
     status: str                    # pass / implementation-defined / mismatch
     message: str = ""
     op: ir.Op | None = None        # the op a mismatch is attributed to (None: a program argument)
@@ -105,6 +107,15 @@ class ProgramVerdict:
         if self.op is None or not self.op.results:
             return ""
         return str(getattr(self.op.results[0].type, "element_type", self.op.results[0].type))
+
+    def final(self) -> Verdict:
+        """The judge's Verdict: a mismatch names its culprit op (a program argument: "argument"),
+        its element type and the deviation conditions that hold for it."""
+        failed = self.status == Status.MISMATCH
+        return Verdict(self.status, self.message, (self.op.name if self.op is not None else "argument") if failed
+                       else "", self.dtype if failed else "", expected=self.expected,
+                       triggers=self.triggers if failed else (), op_index=self.op_index, comparison=self.comparison,
+                       notes=self.notes, replayed=self.replayed)
 
 
 def replay_command(reproducer_dir: str, backend_name: str) -> str:
@@ -239,8 +250,15 @@ def _identical(a, b) -> bool:
 
 
 def judge_program(module: ir.Module, inputs: Sequence, actual: Sequence, *, traits: Traits = Traits(),
-                  rerun: Callable[[str], Sequence] | None = None, oracle_values: tuple | None = None
-                  ) -> ProgramVerdict:
+                  rerun: Callable[[str], Sequence] | None = None, oracle_values: tuple | None = None) -> Verdict:
+    """A backend's outputs ``actual`` of ``module`` on ``inputs``, judged (module docstring): the
+    judge's final Verdict (``_judged_program``'s finding, ``final``)."""
+    return _judged_program(module, inputs, actual, traits=traits, rerun=rerun, oracle_values=oracle_values).final()
+
+
+def _judged_program(module: ir.Module, inputs: Sequence, actual: Sequence, *, traits: Traits = Traits(),
+                    rerun: Callable[[str], Sequence] | None = None, oracle_values: tuple | None = None
+                    ) -> _Found:
     """A backend's outputs ``actual`` of ``module`` on ``inputs``, judged (module docstring).
 
     ``rerun(program_text)`` runs another program on the same backend and inputs and returns its
@@ -257,14 +275,14 @@ def judge_program(module: ir.Module, inputs: Sequence, actual: Sequence, *, trai
     expected, env, recorded = oracle_values or oracle_run(module, inputs)
     actual = list(actual)
     if len(actual) != len(expected):
-        return ProgramVerdict(Status.MISMATCH, f"expected {len(expected)} outputs, got {len(actual)}", main.ops[-1],
+        return _Found(Status.MISMATCH, f"expected {len(expected)} outputs, got {len(actual)}", main.ops[-1],
                               expected=expected)
     producers = {r: (k, op) for k, op in enumerate(main.ops) for r in op.results}
     if rerun is None:
         return _judge_outputs_directly(module, env, actual, outputs_values, producers, traits, expected, recorded)
     if all(_identical(e, a) for e, a in zip(expected, actual)):
         masked = any(v in recorded for v in outputs_values)
-        return ProgramVerdict(Status.IMPLEMENTATION_DEFINED if masked else Status.PASS, expected=expected)
+        return _Found(Status.IMPLEMENTATION_DEFINED if masked else Status.PASS, expected=expected)
     # Outputs within their producing ops' allowances of the oracle's exact outputs are right as
     # they are; only the others need the replay (a second compile) to be judged and attributed.
     direct = _judge_outputs_directly(module, env, actual, outputs_values, producers, traits, expected, recorded)
@@ -280,7 +298,7 @@ UNROLL_LIMIT = 64
 MAX_REPLAYS = 10
 
 
-def _judged_by_replay(module, inputs, actual, traits, rerun, expected, direct) -> ProgramVerdict:
+def _judged_by_replay(module, inputs, actual, traits, rerun, expected, direct) -> _Found:
     """The replay part of ``judge_program``.  An if/case/while that deviates as ONE op (its rule is
     exact) is judged inside: the program is rewritten with the backend's branch (read from the
     replay) inlined, or the backend's loop unrolled (oracle/rewrite.py), and replayed again --
@@ -453,7 +471,7 @@ def _revised_decisions(replay: _Replay, decisions: dict, whole: dict) -> dict | 
 
 
 def _judge_replay(replay: _Replay, actual, traits, expected, whole,
-                  first_run: Callable | None = None) -> tuple[ProgramVerdict, list]:
+                  first_run: Callable | None = None) -> tuple[_Found, list]:
     """Each op of the (rewritten) @main by the per-op rule on the backend's operands, then the
     first run's outputs against the replay's.  Returns the verdict and the if/case/while ops
     (path, op, operands) that deviate as one op and can be judged inside (the verdict is then
@@ -482,7 +500,7 @@ def _judge_replay(replay: _Replay, actual, traits, expected, whole,
                            env=env, expected=expected_op, masks=[schedule_masks.get(r) for r in op.results])
         statuses.add(verdict.status)
         if verdict.status == Status.MISMATCH:
-            found = ProgramVerdict(Status.MISMATCH, _attributed(op, path, verdict.comparison.message), op, path[0],
+            found = _Found(Status.MISMATCH, _attributed(op, path, verdict.comparison.message), op, path[0],
                                    verdict.comparison, expected, replayed=True, operands=operands, program=module)
             if not expandable(op):
                 return first or found, inside
@@ -495,7 +513,7 @@ def _judge_replay(replay: _Replay, actual, traits, expected, whole,
         if _identical(a, again):
             continue
         if value not in producers:  # a program argument returned as is
-            return ProgramVerdict(Status.MISMATCH, f"output #{i} is argument {value.name} but differs from it",
+            return _Found(Status.MISMATCH, f"output #{i} is argument {value.name} but differs from it",
                                   expected=expected, replayed=True), []
         op = producers[value]
         operands = [env[v] for v in op.operands]
@@ -511,16 +529,16 @@ def _judge_replay(replay: _Replay, actual, traits, expected, whole,
                 continue
             bound_note = "" if settled is None else \
                 f"\n(program-level bound: {BOUND_STATE[settled.status]}: {settled.message})"
-            found = ProgramVerdict(Status.MISMATCH, _attributed(op, paths[op], f"output #{i} differs from the replay's: "
+            found = _Found(Status.MISMATCH, _attributed(op, paths[op], f"output #{i} differs from the replay's: "
                                                                         f"{verdict.comparison.message}{bound_note}"),
                                    op, paths[op][0], verdict.comparison, expected, replayed=True, operands=operands,
                                    program=module)
             return found, [(paths[op], op, operands)] if expandable(op) else []
     status = Status.IMPLEMENTATION_DEFINED if Status.IMPLEMENTATION_DEFINED in statuses else Status.PASS
-    return ProgramVerdict(status, expected=expected, replayed=True, notes=notes), []
+    return _Found(status, expected=expected, replayed=True, notes=notes), []
 
 
-def _noted(verdict: ProgramVerdict, expansion: rewrite.Expansion, decisions: dict, whole: dict) -> ProgramVerdict:
+def _noted(verdict: _Found, expansion: rewrite.Expansion, decisions: dict, whole: dict) -> _Found:
     """``verdict`` with notes saying which regions were judged inside and which as one op (why)."""
     for path, (op, _) in expansion.selectors.items():
         how = f"{decisions[path]} iterations unrolled" if op.name == rewrite.WHILE else f"branch {decisions[path]} inlined"
@@ -538,7 +556,7 @@ def _attributed(op: ir.Op, path, message: str) -> str:
 
 
 def _judge_outputs_directly(module, env, actual, outputs_values, producers, traits, expected,
-                            recorded) -> ProgramVerdict:
+                            recorded) -> _Found:
     """Each output by its producing op's rule on the oracle's operands (no replay: sound when
     everything before the producing ops is exact, as in a one-op program).  The producing op's
     exact results and masks are the oracle run's (``env``, ``recorded``): not evaluated again."""
@@ -546,7 +564,7 @@ def _judge_outputs_directly(module, env, actual, outputs_values, producers, trai
     for i, (value, a) in enumerate(zip(outputs_values, actual)):
         if value not in producers:  # a program argument returned as is
             if not _identical(a, env[value]):
-                return ProgramVerdict(Status.MISMATCH, f"output #{i} is argument {value.name} but differs from it",
+                return _Found(Status.MISMATCH, f"output #{i} is argument {value.name} but differs from it",
                                       expected=expected)
             continue
         given.setdefault(value, a)
@@ -561,14 +579,14 @@ def _judge_outputs_directly(module, env, actual, outputs_values, producers, trai
         if verdict.status == Status.MISMATCH:
             message = verdict.comparison.message if len(given) == len(outputs_values) == len(op.results) \
                 else _attributed(op, k, verdict.comparison.message)
-            return ProgramVerdict(Status.MISMATCH, message, op, k, verdict.comparison, expected, operands=operands,
+            return _Found(Status.MISMATCH, message, op, k, verdict.comparison, expected, operands=operands,
                                   program=module)
     status = Status.IMPLEMENTATION_DEFINED if Status.IMPLEMENTATION_DEFINED in statuses else Status.PASS
-    return ProgramVerdict(status, comparison=comparisons[0] if len(comparisons) == 1 else None, expected=expected)
+    return _Found(status, comparison=comparisons[0] if len(comparisons) == 1 else None, expected=expected)
 
 
-def judge_process_outputs(module: ir.Module, expected: Sequence, actual: Sequence, masks: dict,
-                          bounds: dict | None = None) -> ProgramVerdict:
+def _judge_process_outputs(module: ir.Module, expected: Sequence, actual: Sequence, masks: dict,
+                          bounds: dict | None = None) -> _Found:
     """One process of a program on a process grid, where neither replay nor a one-op evaluation
     can run (a collective's value needs every process): each output by the tolerance of its
     producing op and type, with the masks the oracle recorded; an output computed from a masked
@@ -592,11 +610,11 @@ def judge_process_outputs(module: ir.Module, expected: Sequence, actual: Sequenc
                                      error_bounds=[(bounds or {}).get(value)])
         statuses.add(comparison.status)
         if comparison.status == Status.MISMATCH:
-            return ProgramVerdict(Status.MISMATCH, f"output #{i}: " + (_attributed(op, k, comparison.message)
+            return _Found(Status.MISMATCH, f"output #{i}: " + (_attributed(op, k, comparison.message)
                                                                   if op is not None else comparison.message),
                                   op, k, comparison, list(expected))
     status = Status.IMPLEMENTATION_DEFINED if Status.IMPLEMENTATION_DEFINED in statuses else Status.PASS
-    return ProgramVerdict(status, expected=list(expected))
+    return _Found(status, expected=list(expected))
 
 
 # ---------------------------------------------------------------- process grids
@@ -607,26 +625,35 @@ _NOT_REPLAYABLE_ON_A_GRID = frozenset({"stablehlo.send", "stablehlo.recv", "stab
 
 def judge_grid_program(module: ir.Module, inputs: dict, actual: dict, *, grid: tuple[int, int],
                        expected: dict, masks: dict, bounds: dict, traits: Traits = Traits(),
-                       rerun_grid: Callable[[str], dict | None] | None = None) -> tuple[tuple | None, ProgramVerdict]:
+                       rerun_grid: Callable[[str], dict | None] | None = None) -> tuple[tuple | None, Verdict]:
+    """(the first process that fails or None, the judge's Verdict): ``_judged_grid_program``."""
+    pid, found = _judged_grid_program(module, inputs, actual, grid=grid, expected=expected, masks=masks,
+                                      bounds=bounds, traits=traits, rerun_grid=rerun_grid)
+    return pid, found.final()
+
+
+def _judged_grid_program(module: ir.Module, inputs: dict, actual: dict, *, grid: tuple[int, int],
+                         expected: dict, masks: dict, bounds: dict, traits: Traits = Traits(),
+                         rerun_grid: Callable[[str], dict | None] | None = None) -> tuple[tuple | None, _Found]:
     """A program on a ``grid`` (replicas, partitions): the backend's outputs ``actual`` (one
     list per process id) judged against the oracle's ``expected`` (with the ``masks`` and
     ``bounds`` evaluate_parallel recorded per process).  Returns (the first process that
     fails or None, the verdict).
 
     Each process's outputs are judged first by their producing ops' rules
-    (``judge_process_outputs``); where one is off and ``rerun_grid(program_text)`` can run
+    (``_judge_process_outputs``); where one is off and ``rerun_grid(program_text)`` can run
     another program on the whole grid (returning its outputs per process, or None), the
     program is replayed with every top-level value returned and each op is judged process by
     process on the backend's own operands -- a collective evaluated by the oracle on every
     process's operands at once -- so the finding is the first op that deviates, as for one
     process.  Without the replay, or where it cannot run, the per-output verdict stands."""
     pids = sorted(actual)
-    per_output = {pid: judge_process_outputs(module, expected[pid], actual[pid], masks.get(pid, {}),
+    per_output = {pid: _judge_process_outputs(module, expected[pid], actual[pid], masks.get(pid, {}),
                                              bounds.get(pid, {})) for pid in pids}
     first_failure = next(((pid, v) for pid, v in per_output.items() if v.status == Status.MISMATCH), None)
     if first_failure is None:
         statuses = {v.status for v in per_output.values()}
-        return None, ProgramVerdict(Status.IMPLEMENTATION_DEFINED if Status.IMPLEMENTATION_DEFINED in statuses else Status.PASS,
+        return None, _Found(Status.IMPLEMENTATION_DEFINED if Status.IMPLEMENTATION_DEFINED in statuses else Status.PASS,
                                     expected=list(expected[pids[0]]))
     inlined = rewrite.inline_calls(module)
     body = _body(inlined.main)
@@ -666,7 +693,7 @@ def judge_grid_program(module: ir.Module, inputs: dict, actual: dict, *, grid: t
                                env=env[pid], expected=expected_op, masks=op_masks, bounds=op_bounds)
             statuses.add(verdict.status)
             if verdict.status == Status.MISMATCH:
-                return pid, ProgramVerdict(Status.MISMATCH, _attributed(op, k, verdict.comparison.message), op, k,
+                return pid, _Found(Status.MISMATCH, _attributed(op, k, verdict.comparison.message), op, k,
                                            verdict.comparison, list(expected[pid]), replayed=True, operands=operands)
     producers = {r: (k, op) for k, op in enumerate(body) for r in op.results}
     for pid in pids:
@@ -674,7 +701,7 @@ def judge_grid_program(module: ir.Module, inputs: dict, actual: dict, *, grid: t
             if _identical(a, again):
                 continue
             if value not in producers or producers[value][1] not in judged:
-                return pid, ProgramVerdict(Status.MISMATCH, f"output #{i} differs from the replay's", expected=list(expected[pid]),
+                return pid, _Found(Status.MISMATCH, f"output #{i} differs from the replay's", expected=list(expected[pid]),
                                            replayed=True)
             k, op = producers[value]
             operands, expected_op, op_masks, op_bounds = judged[op][pid]
@@ -682,12 +709,12 @@ def judge_grid_program(module: ir.Module, inputs: dict, actual: dict, *, grid: t
             verdict = judge_op(op, operands, results, module=inlined, traits=traits, env=env[pid],
                                expected=expected_op, masks=op_masks, bounds=op_bounds)
             if verdict.status == Status.MISMATCH:
-                return pid, ProgramVerdict(Status.MISMATCH, _attributed(op, k, f"output #{i} differs from the replay's: "
+                return pid, _Found(Status.MISMATCH, _attributed(op, k, f"output #{i} differs from the replay's: "
                                                                         f"{verdict.comparison.message}"),
                                            op, k, verdict.comparison, list(expected[pid]), replayed=True,
                                            operands=operands)
     status = Status.IMPLEMENTATION_DEFINED if Status.IMPLEMENTATION_DEFINED in statuses else Status.PASS
-    return None, ProgramVerdict(status, replayed=True)
+    return None, _Found(status, replayed=True)
 
 
 def _evaluated_on_the_grid(op: ir.Op, module: ir.Module, env: dict, grid: tuple[int, int]) -> dict:

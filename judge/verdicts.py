@@ -29,6 +29,7 @@ class Verdict:
     comparison: object = None   # the judge's comparison of the culprit (judge.compare.Comparison), when made
     max_ulp: float | None = None    # the largest ULP distance measured (a process grid: over every process)
     notes: list = field(default_factory=list)
+    replayed: bool = False      # judged on a replay (the backend ran the program again, every value returned)
 
 
 #: A value judged against a program-level bound (a golden, a first run against its replay): what
