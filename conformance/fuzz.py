@@ -73,9 +73,10 @@ from .fuzz_running import (CONFIRM_RUNS, TIME_PARTS, ReadyProgram, RunsInFlight,
 from .fuzz_shrinking import SHRINK_SHARE, shrink_allowance, shrink_program, without_op
 from .fuzz_storing import Finding, FindingsFolder
 
-#: Programs drawn before they go to the backends together: a backend that compiles many programs
-#: as one module (xla, iree, torch-inductor) compiles them at once, in about the time of two
-#: alone; a failing program is isolated by the backend (run alone), so each verdict is its own.
+#: Programs drawn before they go to the backends together, where a backend compiles many
+#: programs as one module (xla, iree, torch-inductor: ``batch_size`` > 1; others get one at a
+#: time): in about the time of two alone; a failing program is isolated by the backend (run
+#: alone), so each verdict is its own.
 BATCH_PROGRAMS = 8
 #: How often a campaign rewrites summary.json while it runs (a killed campaign loses at most this much).
 SUMMARY_REFRESH_SECONDS = 10.0
@@ -124,7 +125,12 @@ class Campaign:
         self.deadline: float | None = None
         self._last_line = 0.0
         self.rounds = self.first_round = 0  # rounds of Hypothesis drawing done, and where this run began
+        # programs sent to the backends together: one at a time where none compiles batches
+        self.batch_programs = BATCH_PROGRAMS if any((getattr(b, "batch_size", 0) or 0) > 1
+                                                    for b in self.backends) else 1
         self._ready: list[ReadyProgram] = []  # drawn and evaluated, not yet sent to the backends
+        self._launched: float | None = None  # when the last batch went to the backends
+        self._batch_seconds = 0.0  # from one batch to the next (drawing, running and judging it)
         self._pending: RunsInFlight | None = None  # the programs whose runs are in flight (``_launch``)
 
     @property
@@ -392,8 +398,13 @@ class Campaign:
         expected = self._expected(program.module, inputs)
         self._evaluated.clear()  # (keyed by id: shrinking's input sets must not find these)
         self._ready.append(ReadyProgram(program, inputs, expected, self._backends_for(program, inputs)))
-        if len(self._ready) >= BATCH_PROGRAMS:
+        if len(self._ready) >= self.batch_programs or self._budget_ends_soon():
             self._launch()
+
+    def _budget_ends_soon(self) -> bool:
+        """Whether the budget ends within two batches' time (the last one's): programs go to the
+        backends one by one then, as a batch judged past the budget is not counted."""
+        return self.deadline is not None and self.deadline - time.perf_counter() < 2 * self._batch_seconds
 
     def _launch(self) -> None:
         """The programs drawn so far go to the backends (``RunsInFlight``), once the ones in
@@ -402,6 +413,10 @@ class Campaign:
         ready, self._ready = self._ready, []
         if not ready:
             return
+        now = time.perf_counter()
+        if self._launched is not None:
+            self._batch_seconds = now - self._launched
+        self._launched = now
         self._pending = RunsInFlight(ready, self._run_many, self._run_batch)
         if self.recorded is not None:
             self.recorded.extend((item.text, item.inputs) for item in ready if item.runs_anywhere
