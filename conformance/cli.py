@@ -735,6 +735,9 @@ def cmd_fuzz(args) -> int:
         print(f"  flaky {signature} x{flaky['count']} (on a fresh worker: {' then '.join(flaky['again'])}; "
               f"not a finding): {flaky['reproducer']}")
     print(f"summary: {os.path.join(args.out, 'summary.json')}")
+    if summary["stopped"]:
+        print(f"ERROR: {summary['stopped']}", file=sys.stderr)
+        return EXIT_USAGE
     return EXIT_FINDINGS if summary["findings"] else EXIT_OK
 
 

@@ -66,8 +66,8 @@ from .findings_store import open_store
 from .fuzz_checking import (ANY_TYPE, FINDING_STATUSES, Verdict, attribute_crash, check_grid_program,  # noqa: F401
                             check_program, element_names, finite_elements, judge, known_reason, op_and_type,
                             oracle_outputs, signature_of)
-from .fuzz_drawing import (REFUSALS, ROUND_PROGRAMS, aimed_ops, draw_rounds, known_refusals,  # noqa: F401
-                           program_strategy, rounds_done, touches)
+from .fuzz_drawing import (FAILED_ROUNDS_IN_A_ROW, REFUSALS, ROUND_PROGRAMS, aimed_ops, draw_rounds,  # noqa: F401
+                           known_refusals, program_strategy, rounds_done, touches)
 from .fuzz_running import (CONFIRM_RUNS, TIME_PARTS, ReadyProgram, RunsInFlight, Stats,  # noqa: F401
                            again_on_fresh_workers, compile_and_execute, input_sets_for)
 from .fuzz_shrinking import SHRINK_SHARE, shrink_allowance, shrink_program, without_op
@@ -125,6 +125,7 @@ class Campaign:
         self.deadline: float | None = None
         self._last_line = 0.0
         self.rounds = self.first_round = 0  # rounds of Hypothesis drawing done, and where this run began
+        self.stopped = ""  # why the campaign stopped before its budget (summary.json "stopped")
         # programs sent to the backends together: one at a time where none compiles batches
         self.batch_programs = BATCH_PROGRAMS if any((getattr(b, "batch_size", 0) or 0) > 1
                                                     for b in self.backends) else 1
@@ -541,6 +542,10 @@ class Campaign:
                                        batch_size=batch_size, on_program=one_program,
                                        on_error=self._generator_error):
             pass
+        if not out_of_budget():  # (draw_rounds gave up: its last rounds all failed)
+            self.stopped = (f"the campaign stopped: {FAILED_ROUNDS_IN_A_ROW} rounds in a row ended in an error "
+                            f"({os.path.join(self.out_dir, 'generator-errors.txt')}; the last: "
+                            f"{self.stats.generator_errors[-1]})")
 
     def _generator_error(self, round_no: int, error: Exception) -> None:
         """A round a generator bug ended: listed in summary.json, its traceback in DIR/generator-errors.txt."""
@@ -570,7 +575,7 @@ class Campaign:
                 "known_deviation_failures": {k: {"count": c, "reason": r}
                                              for k, (c, r) in sorted(s.known_deviations.items())},
                 "skipped_known": s.skipped_known, "disagreements": s.disagreements,
-                "generator_errors": s.generator_errors, "warnings": s.warnings,
+                "generator_errors": s.generator_errors, "warnings": s.warnings, "stopped": self.stopped,
                 "backend_in_background_seconds": round(s.background, 2),
                 "seen_before": {k: {"final": r.get("final", ""), "reproducer": r.get("reproducer", "")}
                                 for k, r in sorted(s.seen_before.items())},

@@ -78,21 +78,27 @@ def rounds_done(out_dir: str, seed: int, shard: tuple[int, int]) -> int:
     return rounds if isinstance(rounds, int) and rounds > 0 else 0
 
 
+#: Rounds in a row that end in an exception before a campaign stops drawing (``draw_rounds``).
+FAILED_ROUNDS_IN_A_ROW = 3
+
+
 def draw_rounds(strategy, *, seed: int, shard_index: int, first_round: int, out_of_budget, batch_size,
                 on_program, on_error):
     """Rounds of Hypothesis drawing until ``out_of_budget()``, yielding the number of rounds done
     after each.  A round draws ``batch_size()`` programs from ``strategy`` (no shrinking: the
     campaign shrinks within its share) and hands each to ``on_program(program, drawing_started)``
     unless the budget is out; an exception a round raises (a generator bug) goes to
-    ``on_error(round_no, exception)`` and ends that round, not the campaign."""
+    ``on_error(round_no, exception)`` and ends that round, not the campaign -- unless
+    FAILED_ROUNDS_IN_A_ROW rounds in a row end so: the drawing stops then (a campaign without a
+    time budget would go on failing for ever)."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hypothesis_seed
     from hypothesis.errors import HypothesisWarning
 
     # (the ops list makes the strategy's repr long; Hypothesis warns about it once per round)
     warnings.filterwarnings("ignore", "Generating overly large repr", HypothesisWarning)
-    round_no = first_round
-    while not out_of_budget():
+    round_no, failed_in_a_row = first_round, 0
+    while not out_of_budget() and failed_in_a_row < FAILED_ROUNDS_IN_A_ROW:
         mark = {"t": time.perf_counter()}  # the end of the last program: drawing starts there
 
         @hypothesis_seed(seed * 1_000_003 + shard_index * 10_007 + round_no)
@@ -106,7 +112,9 @@ def draw_rounds(strategy, *, seed: int, shard_index: int, first_round: int, out_
 
         try:
             campaign_round()
+            failed_in_a_row = 0
         except Exception as e:  # a generator bug ends its round, not the night's campaign
             on_error(round_no, e)
+            failed_in_a_row += 1
         round_no += 1
         yield round_no

@@ -226,3 +226,23 @@ def test_warnings_never_reach_the_terminal(tmp_path, capsys, monkeypatch):
     captured = capsys.readouterr()
     assert "RuntimeWarning" not in captured.err + captured.out
     assert any("invalid value encountered in cast" in w for w in summary["warnings"])
+
+
+def test_a_campaign_whose_rounds_keep_failing_stops_with_one_error_line(tmp_path, monkeypatch, capsys):
+    """A generator bug ends its round, not the campaign -- but a campaign without a time budget
+    whose every round fails would go on for ever: after FAILED_ROUNDS_IN_A_ROW it stops, says
+    why on one line and exits 2 (summary.json keeps the reason and each round's error)."""
+    from hypothesis import strategies as st
+
+    import conformance.fuzz as fuzz
+    from conformance.cli import main as cli
+    from conformance.fuzz_drawing import FAILED_ROUNDS_IN_A_ROW
+
+    monkeypatch.setenv("SHLO_CONFORM_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(fuzz, "program_strategy", lambda **_: st.integers().map(lambda _: 1 / 0))
+    out = tmp_path / "fz"
+    assert cli(["fuzz", "--backend", "oracle", "--programs", "5", "--out", str(out), "--quiet"]) == 2
+    assert capsys.readouterr().err.count(f"ERROR: the campaign stopped: {FAILED_ROUNDS_IN_A_ROW} rounds in a row") == 1
+    summary = json.loads((out / "summary.json").read_text())
+    assert len(summary["generator_errors"]) == FAILED_ROUNDS_IN_A_ROW and summary["programs"] == 0
+    assert "ZeroDivisionError" in summary["stopped"] and (out / "generator-errors.txt").is_file()
