@@ -73,7 +73,8 @@ UNSUPPORTED_TYPES = re.compile(r"f4E2M1FN|f6E\w+|f8E3M4|f8E4M3(?!FN)")
 #: Per target, element types in a program's text that it refuses in about half of the programs
 #: or more (default run, IREE 3.13): 2- and 4-bit integers, quantized ones too (a tensor that is
 #: not a whole number of bytes, 'vector.maskedload' of i4), and on vmvx f16, bf16 and complex.
-#: Each refusal inside a batch costs another compile of the rest, so these are compiled alone.
+#: Each refusal inside an ordinary batch costs another compile of the rest, so these share
+#: modules only among themselves (``refusal_prone``, IreeEngine._refusal_batch).
 _SUB_BYTE = r"[<x]u?i[24]>|uniform<u?i[24][:<]"
 OFTEN_REFUSED = {"llvm-cpu": re.compile(_SUB_BYTE), "vmvx": re.compile(_SUB_BYTE + r"|[<x]b?f16>|complex<")}
 
