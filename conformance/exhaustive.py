@@ -5,7 +5,7 @@ f4 type (one tensor of 2^bits elements); every binary element-wise op over every
 values of each float type of 8 bits or fewer (one tensor of 2^(2 bits) elements).  In the
 spirit of XLA's exhaustive tests, failures are grouped into contiguous ranges of inputs.
 
-Judging is the suite's one judge (``judge.verdict.judge_op``): the op's tolerance row, its
+Judging is the suite's one judge (``judge.verdict.op_comparison``): the op's tolerance row, its
 error bound and the implementation-defined masks of oracle/impl_defined.py, exactly as for a
 one-op case; its comparison says which elements fail, and those are grouped into ranges.
 """
@@ -24,7 +24,7 @@ from generators.programs import ELEMENTWISE_FAMILIES, special_value_cases
 from adapters.base import RunStatus
 from judge.known_deviations import deviation_for_case
 from judge.status import Status
-from judge.verdict import Traits, judge_op
+from judge.verdict import Traits, op_comparison
 from oracle.errors import OracleError, Unsupported
 from oracle.types import element_type
 from reports.results import CaseResult
@@ -147,8 +147,8 @@ def sweep(info, type_name: str, backend, *, seed: int = 0, timeout: float = 300.
     recorded = context.impl_defined.get(op.results[0])
     # The judge every path uses: the op's tolerance row, masks, bound, and the flushed reading
     # for a backend that flushes subnormals.
-    whole = judge_op(op, case.inputs, run.outputs, module=case.module, traits=Traits.of(backend),
-                     expected=expected, masks=[recorded]).comparison
+    whole = op_comparison(op, case.inputs, run.outputs, module=case.module, traits=Traits.of(backend),
+                          expected=expected, masks=[recorded])
     if whole.status != Status.MISMATCH:
         result.status = whole.status
         return result

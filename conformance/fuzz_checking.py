@@ -179,7 +179,10 @@ def check_grid_program(backend, module: ir.Module, inputs: dict, *, timeout: flo
 
 
 def known_reason(backend: str, verdict: Verdict, module: ir.Module | None = None) -> str:
-    """The deviation table's reason for a failure ("" if none): the judge's ``explain_failure``."""
+    """The deviation table's reason for a failure ("" if none): the entry the judge recorded on its
+    verdict, else (a crash, timeout or error: no judged culprit) the judge's ``explain_failure``."""
+    if verdict.deviation:
+        return verdict.deviation["reason"]
     deviation = explain_failure(backend, verdict.status, verdict.op, verdict.dtype, verdict.triggers, module).deviation
     return deviation.reason if deviation else ""
 

@@ -45,6 +45,7 @@ from oracle.types import TensorType, element_type
 
 from .compare import Comparison, compare_outputs
 from .deviation_conditions import triggered
+from .known_deviations import explain_failure, recorded
 from .program_bound import (anchored_output_bounds, is_exact_bound, judge_golden, oracle_run,
                             output_bounds)
 from .program_bound import path_text as _path_text
@@ -52,19 +53,21 @@ from .status import Status
 from .tolerance import tolerance_for
 from .verdicts import BOUND_STATE, Verdict
 
-__all__ = ["Traits", "OpVerdict", "Verdict", "judge_op", "judge_program", "judge_grid_program",
+__all__ = ["Traits", "OpVerdict", "Verdict", "judge_op", "op_comparison", "judge_program", "judge_grid_program",
            "judge_against_program_bound",
            "instrumented", "replay_command", "flush_float_inputs"]
 
 
 @dataclass(frozen=True)
 class Traits:
-    """What the judge must know about a backend."""
+    """What the judge must know about a backend (``backend``: its name, for the deviation tables)."""
     flushes_subnormals: bool = False
+    backend: str = ""
 
     @classmethod
     def of(cls, backend) -> "Traits":
-        return cls(flushes_subnormals=bool(getattr(backend, "flushes_subnormals", False)))
+        return cls(flushes_subnormals=bool(getattr(backend, "flushes_subnormals", False)),
+                   backend=getattr(backend, "name", "") if backend is not None else "")
 
 
 @dataclass
@@ -108,14 +111,19 @@ class _Found:
             return ""
         return str(getattr(self.op.results[0].type, "element_type", self.op.results[0].type))
 
-    def final(self) -> Verdict:
+    def final(self, module: ir.Module, backend: str = "") -> Verdict:
         """The judge's Verdict: a mismatch names its culprit op (a program argument: "argument"),
-        its element type and the deviation conditions that hold for it."""
-        failed = self.status == Status.MISMATCH
-        return Verdict(self.status, self.message, (self.op.name if self.op is not None else "argument") if failed
-                       else "", self.dtype if failed else "", expected=self.expected,
-                       triggers=self.triggers if failed else (), op_index=self.op_index, comparison=self.comparison,
-                       notes=self.notes, replayed=self.replayed)
+        its element type, the deviation conditions that hold for it and, given the ``backend``'s
+        name, the entry explaining it in ``module`` (``explain_failure``, as results.json records it)."""
+        if self.status != Status.MISMATCH:
+            return Verdict(self.status, self.message, expected=self.expected, op_index=self.op_index,
+                           comparison=self.comparison, notes=self.notes, replayed=self.replayed)
+        op, triggers = self.op.name if self.op is not None else "argument", self.triggers
+        deviation = recorded(explain_failure(backend, self.status, op, self.dtype, triggers, module).deviation
+                             if backend else None)
+        return Verdict(self.status, self.message, op, self.dtype, expected=self.expected, triggers=triggers,
+                       op_index=self.op_index, deviation=deviation, comparison=self.comparison, notes=self.notes,
+                       replayed=self.replayed)
 
 
 def replay_command(reproducer_dir: str, backend_name: str) -> str:
@@ -216,6 +224,12 @@ def judge_op(op: ir.Op, operands: Sequence, actual: Sequence, *, module: ir.Modu
     return OpVerdict(comparison, expected, element_types)
 
 
+def op_comparison(op: ir.Op, operands: Sequence, actual: Sequence, **how) -> Comparison:
+    """``judge_op``'s comparison alone (its keyword arguments ``how``): what a caller outside
+    judge/ reads of the per-op rule (conformance/exhaustive.py), so OpVerdict stays inside."""
+    return judge_op(op, operands, actual, **how).comparison
+
+
 def _either(a, b):
     """Union of two optional element masks."""
     if a is None or b is None:
@@ -253,7 +267,8 @@ def judge_program(module: ir.Module, inputs: Sequence, actual: Sequence, *, trai
                   rerun: Callable[[str], Sequence] | None = None, oracle_values: tuple | None = None) -> Verdict:
     """A backend's outputs ``actual`` of ``module`` on ``inputs``, judged (module docstring): the
     judge's final Verdict (``_judged_program``'s finding, ``final``)."""
-    return _judged_program(module, inputs, actual, traits=traits, rerun=rerun, oracle_values=oracle_values).final()
+    return _judged_program(module, inputs, actual, traits=traits, rerun=rerun, oracle_values=oracle_values).final(
+        module, traits.backend)
 
 
 def _judged_program(module: ir.Module, inputs: Sequence, actual: Sequence, *, traits: Traits = Traits(),
@@ -629,7 +644,7 @@ def judge_grid_program(module: ir.Module, inputs: dict, actual: dict, *, grid: t
     """(the first process that fails or None, the judge's Verdict): ``_judged_grid_program``."""
     pid, found = _judged_grid_program(module, inputs, actual, grid=grid, expected=expected, masks=masks,
                                       bounds=bounds, traits=traits, rerun_grid=rerun_grid)
-    return pid, found.final()
+    return pid, found.final(module, traits.backend)
 
 
 def _judged_grid_program(module: ir.Module, inputs: dict, actual: dict, *, grid: tuple[int, int],

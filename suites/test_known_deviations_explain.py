@@ -63,3 +63,22 @@ def test_a_stored_finding_and_a_refusal(table):
     assert explain_seen("fake", Status.MISMATCH, [["add", "f16"]]) is None  # its condition cannot be checked
     assert refuses("fake", "sqrt", "bf16") and not refuses("fake", "sqrt", "f32")
     assert refuses("fake", "convert", "f16,f32,i1") and not refuses("other", "add", "f32")
+
+
+def test_the_judge_records_the_entry_on_its_verdict(table):
+    """judge_program, told the backend's name (Traits.backend), records the entry explaining its
+    mismatch on the Verdict itself (as results.json stores it); callers never ask again."""
+    import numpy as np
+
+    from judge.verdict import Traits, judge_program
+    module = oracle.parse_module(PROGRAM)
+    x = np.array([1.0, np.inf, 2.0, np.nan], np.float32)
+    right = np.array([2, np.inf, 4, np.nan], np.float16)
+    wrong_finite = [np.array([True, True, True, False]), right]  # inf called finite: is_finite is wrong
+    verdict = judge_program(module, [x], wrong_finite, traits=Traits(backend="fake"))
+    assert verdict.status == Status.MISMATCH and verdict.op == "stablehlo.is_finite"
+    assert verdict.deviation["reason"] == "is_finite by operand type" and verdict.deviation["dtypes"] == "f32"
+    assert judge_program(module, [x], wrong_finite, traits=Traits(backend="other")).deviation == {}
+    assert judge_program(module, [x], wrong_finite).deviation == {}  # no backend named: nothing looked up
+    good = [np.array([True, False, True, False]), right]
+    assert judge_program(module, [x], good, traits=Traits(backend="fake")).status == Status.PASS
