@@ -218,5 +218,6 @@ def test_cli_run_writes_results(tmp_path):
     code = main(["run", "--backend", "iree-vmvx", "--ops", "add,negate", "--dtypes", "i32,f32",
                  "--max-examples", "1", "--out", str(out), "--quiet"])
     data = json.loads((out / "results.json").read_text())
-    assert data["backend"] == "iree-vmvx" and len(data["cases"]) == 8  # 4 special-value cases + 4 drawn
+    assert data["backend"] == "iree-vmvx" and len(data["cases"]) == 9  # 4 special-value cases (+1: f32 negate's
+    # vector tail alone, generators/tensors.vector_tail_only) + 4 drawn
     assert code == 0 and set(data["summary"]) <= {"pass", "implementation-defined"}, data["summary"]
