@@ -18,7 +18,7 @@ from adapters.base import RunStatus
 import oracle
 from oracle.errors import OracleError, Unsupported
 from judge.divergence import masked_values
-from judge.known_deviations import deviation_for, recorded
+from judge.known_deviations import Explanation, deviation_for, known_deviation, recorded
 from judge.status import FAILING, Status
 from judge.verdict import Traits, judge_program, oracle_run, replay_command
 from reports.results import CaseResult, comparison_details, input_preview
@@ -223,7 +223,7 @@ def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | Non
     result = CaseResult(id=case.id, ops=[case.op], dtypes=case.element_types, status=Status.ERROR)
     env = None  # the oracle's values of @main
 
-    def finish(status, message="", expected=None, actual=None, max_ulp=None, verdict=None):
+    def finish(status, message="", expected=None, actual=None, max_ulp=None, verdict=None, triggers=None):
         result.status, result.message, result.max_ulp = status, message, max_ulp
         result.seconds = round(time.perf_counter() - started, 4)
         result.kind = "differential"
@@ -234,10 +234,15 @@ def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | Non
                 setattr(result, key, value)
         if status != Status.PASS:  # the drill-down of a report shows what went in
             result.inputs = input_preview(case.inputs)
-        if status in FAILING:  # the entry explaining it: the judge checks its conditions on the oracle's operands
-            checked = next((o for o in case.module.main.ops if o.name == case.op), None)
-            operands = None if env is None or checked is None else [env.get(v) for v in checked.operands]
-            found = deviation_for(backend.name, case.op, ",".join(case.element_types), status, checked, operands)
+        if status in FAILING:  # the entry explaining it: the conditions the judge found (``triggers``), else
+            # (a run that did not finish: no verdict) the judge checks them on the oracle's operands
+            if triggers is None:
+                checked = next((o for o in case.module.main.ops if o.name == case.op), None)
+                operands = None if env is None or checked is None else [env.get(v) for v in checked.operands]
+                found = deviation_for(backend.name, case.op, ",".join(case.element_types), status, checked, operands)
+            else:
+                found = Explanation(known_deviation(backend.name, case.op, ",".join(case.element_types), status,
+                                                    triggers), triggers)
             if found.triggers:
                 result.extra = dict(result.extra or {}, triggers=list(found.triggers))
             result.deviation = recorded(found.deviation)
@@ -271,7 +276,8 @@ def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | Non
     if verdict.status == Status.IMPLEMENTATION_DEFINED:  # kept for comparing backends with each other
         result.masked_outputs = masked_values(comparison, actual)
     return finish(verdict.status, verdict.message if verdict.status != Status.PASS else "", expected=expected,
-                  actual=actual, max_ulp=comparison.max_ulp if comparison else None, verdict=comparison)
+                  actual=actual, max_ulp=comparison.max_ulp if comparison else None, verdict=comparison,
+                  triggers=verdict.triggers)
 
 
 class Progress:
