@@ -24,9 +24,11 @@ values.  This module holds
 Arithmetic follows the formulas literally, each step rounded once to the expressed type
 (float64 holds every intermediate exactly or rounds innocuously: a single +, -, *, / of two
 values of <= 24 significant bits rounded via float64 equals the directly rounded result).
-One deliberate reading: ``x_storage - zero_points`` is computed exactly (in the spec it is
-typed as the storage type, where e.g. 127 - (-128) would wrap, which no implementation
-does and which would make dequantize non-monotonic).
+``x_storage - zero_points`` is computed exactly.  The spec types it as the storage type, where
+e.g. 127 - (-128) overflows, and integer overflow is implementation-defined ("Errors"): IREE
+wraps it in i32 storage, others compute it wider.  Elements whose value depends on such an
+overflow are implementation-defined (``storage_difference_overflows``; through an op, where the
+exact and the wrapped differences give different results: ``dequantize_op_quantize``).
 
 The spec ("Quantization") makes the interpretation of quantized ops implementation-defined
 (float dequantize-op-quantize or integer arithmetic); the oracle computes the documented
@@ -43,7 +45,7 @@ import numpy as np
 from . import ir
 from .element_conversion import convert_array
 from .errors import OracleError
-from .numerics import note_implementation_defined, round_to
+from .numerics import note_implementation_defined, recording_unrepresentable, round_to
 from .registry import all_ops
 from .types import ELEMENT_TYPES, INTEGERS, ElementType, QuantizedElementType, TensorType
 
@@ -100,14 +102,27 @@ def _int_to_float(n: np.ndarray, et: ElementType) -> np.ndarray:
     return _round(np.array([odd53(int(v)) for v in n.ravel()], dtype=_F64).reshape(n.shape), et)
 
 
-def dequantize(x: np.ndarray, t: TensorType) -> np.ndarray:
+def storage_difference_overflows(x: np.ndarray, t: TensorType) -> np.ndarray:
+    """The elements of storage values ``x`` (quantized type ``t``) whose x_storage - zero_point,
+    typed as the storage type in the spec's dequantize, overflows it (implementation-defined)."""
+    qt = t.element_type
+    x_sub = x.astype(object) - _per_element([int(z) for z in qt.zero_points], qt, x.shape, object)
+    st = qt.storage_type
+    return np.asarray((x_sub < st.min_value) | (x_sub > st.max_value), dtype=bool).reshape(x.shape)
+
+
+def dequantize(x: np.ndarray, t: TensorType, *, wrapped: bool = False) -> np.ndarray:
     """The spec's dequantize(x) for storage values ``x`` of quantized tensor type ``t``:
-    convert(x_storage - zero_points, expressed_type) * scales."""
+    convert(x_storage - zero_points, expressed_type) * scales; the difference exact, or
+    (``wrapped``) wrapped into the storage type as two's complement arithmetic does."""
     qt = t.element_type
     ex = qt.expressed_type
     wide = qt.storage_type.bits == 64
     zps = _per_element(qt.zero_points, qt, x.shape, object if wide else np.int64)
     x_sub = (x.astype(object) if wide else x.astype(np.int64)) - zps  # exact (see module docstring)
+    if wrapped:
+        st = qt.storage_type
+        x_sub = (x_sub - st.min_value) % (st.max_value - st.min_value + 1) + st.min_value
     if wide and all(-(1 << 63) <= int(v) < 1 << 63 for v in np.ravel(x_sub)):
         x_sub = x_sub.astype(np.int64)
     x_expressed_sub = _int_to_float(np.asarray(x_sub), ex)
@@ -175,11 +190,33 @@ def dequantize_op_quantize(evaluate):
         if not _has_quantized(op_):
             return evaluate(op_, args, ctx, env)
         view = _retyped(op_, expressed, _float_attributes(op_))
-        float_args = [dequantize(a, v.type) if is_quantized(v.type) else a for a, v in zip(args, op_.operands)]
-        results = evaluate(view, float_args, ctx, env)
-        return [quantize(r, v.type) if is_quantized(v.type) else r for r, v in zip(results, op_.results)]
+
+        def run(wrapped: bool) -> list:
+            float_args = [dequantize(a, v.type, wrapped=wrapped) if is_quantized(v.type) else a
+                          for a, v in zip(args, op_.operands)]
+            results = evaluate(view, float_args, ctx, env)
+            return [quantize(r, v.type) if is_quantized(v.type) else r for r, v in zip(results, op_.results)]
+
+        results = run(wrapped=False)
+        if any(is_quantized(v.type) and storage_difference_overflows(a, v.type).any()
+               for a, v in zip(args, op_.operands)):
+            with recording_unrepresentable():  # (the second reading's own notes are the first's)
+                other = run(wrapped=True)
+            for a, b in zip(results, other):  # the elements an overflowing difference reaches
+                note_implementation_defined(_differs(a, b))
+        return results
     wrapper.quantized = "dequantize_op_quantize"
     return wrapper
+
+
+def _differs(a, b) -> np.ndarray:
+    """Elementwise: a and b are not the same value (bit for bit)."""
+    a, b = np.asarray(a), np.asarray(b)
+    storage = np.dtype(f"u{a.dtype.itemsize}") if a.dtype.kind in "fc" or a.dtype.itemsize != b.dtype.itemsize \
+        else None
+    if storage is None or a.dtype != b.dtype:
+        return np.asarray(a != b, dtype=bool)
+    return a.view(storage) != b.view(storage)
 
 
 def on_storage(evaluate):

@@ -100,6 +100,32 @@ def test_nan_quantizes_to_an_implementation_defined_value_without_error():
     assert quantize(np.array([np.nan], np.float32), t).dtype == np.uint8
 
 
+def test_a_storage_difference_that_overflows_is_implementation_defined_where_it_matters():
+    """dequantize subtracts the zero point in the storage type (spec "Quantization"): i8
+    127 - (-128) = 255 overflows, which is implementation-defined (spec "Errors"; IREE wraps
+    i32 storage).  Hand-computed, scale 0.5, zero point -128, storage [127, -1, -128]:
+    exact differences [255, 127, 0]; negated values [-127.5, -63.5, -0.0] quantize to
+    [-383, -255, -128] -> clamped [-128, -128, -128]; wrapped, 255 is -1: -(-0.5) = 0.5 -> -127.
+    Only element 0 differs between the two readings; uniform_dequantize masks it directly."""
+    from judge.verdict import oracle_run
+
+    qi8 = "tensor<3x!quant.uniform<i8:f32, 0.5:-128>>"
+    x = np.array([127, -1, -128], np.int8)
+    for body, result, expected in (
+            (f'"stablehlo.negate"(%a) : ({qi8}) -> {qi8}', qi8, [-128, -128, -128]),
+            (f'"stablehlo.uniform_dequantize"(%a) : ({qi8}) -> tensor<3xf32>', "tensor<3xf32>", [127.5, 63.5, 0.0])):
+        module = parse_module(f"func.func @main(%a: {qi8}) -> {result} {{\n  %0 = {body}\n"
+                              f"  func.return %0 : {result}\n}}")
+        outputs, _, masks = oracle_run(module, [x])
+        assert outputs[0].tolist() == expected
+        assert [m.tolist() for m in masks.values()] == [[True, False, False]]
+    # no overflow, no mask: zero point -1 (Q below), storage 126 - (-1) = 127 fits
+    x = np.array([126, -1, -128], np.int8)
+    module = parse_module(f"func.func @main(%a: {Q}) -> {Q} {{\n  %0 = \"stablehlo.negate\"(%a) : ({Q}) -> {Q}\n"
+                          f"  func.return %0 : {Q}\n}}")
+    assert not oracle_run(module, [x])[2]
+
+
 # --------------------------------------------------------------- ops, by mechanism
 
 Q = "tensor<3x!quant.uniform<i8:f32, 0.5:-1>>"

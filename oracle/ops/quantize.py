@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from ..allowances import Tolerance
 from ..errors import OracleError
-from ..quantization import VERIFIABLE_STORAGE_TYPES, dequantize, is_quantized, quantize
+from ..numerics import note_implementation_defined
+from ..quantization import (VERIFIABLE_STORAGE_TYPES, dequantize, is_quantized, quantize,
+                            storage_difference_overflows)
 from ..registry import Signature, op, record_facts
 from ..types import TensorType, as_element_type
 
@@ -72,7 +74,9 @@ def uniform_quantize(op_, args, ctx, env):
                           op=op_.name, constraint="C2")
     out_t = TensorType(x.shape, out_t.element_type)
     if is_quantized(in_t):  # float_result = dequantize(operand); result = quantize(float_result, type(result))
-        return [quantize(dequantize(x, TensorType(x.shape, in_et)), out_t)]
+        operand_t = TensorType(x.shape, in_et)
+        note_implementation_defined(storage_difference_overflows(x, operand_t))  # (element-wise)
+        return [quantize(dequantize(x, operand_t), out_t)]
     return [quantize(x, out_t)]
 
 
@@ -86,7 +90,9 @@ def uniform_dequantize(op_, args, ctx, env):
     if out_t.element_type != in_t.element_type.expressed_type:  # (C2)
         raise OracleError(f"element_type(result) {out_t.element_type} != expressed_type(operand) "
                           f"{in_t.element_type.expressed_type}", op=op_.name, constraint="C2")
-    return [dequantize(x, TensorType(x.shape, in_t.element_type))]
+    operand_t = TensorType(x.shape, in_t.element_type)
+    note_implementation_defined(storage_difference_overflows(x, operand_t))  # (element-wise)
+    return [dequantize(x, operand_t)]
 
 
 # ------------------------------------------------------------ tolerance rows, on the records
