@@ -732,15 +732,21 @@ def reduce_precision_narrows_8_bit_float(op: ir.Op, operands: Sequence) -> bool:
 
 def quantized_value_beyond_expressed_range(op: ir.Op, operands: Sequence) -> bool:
     """Some quantized operand element dequantizes, (storage - zero_point) * scale, to a magnitude
-    beyond its expressed type's largest finite value (i8 -16 at scale 8.5e37 in f32)."""
+    beyond its expressed type's largest finite value (i8 -16 at scale 8.5e37 in f32); or, for an
+    op multiplying two quantized operands (dot_general, convolution, multiply), the product of
+    their largest dequantized magnitudes does (i2 -2 * -2 at scale 8.5e37: 2.9e76)."""
+    largest = []
     for value, x in zip(op.operands, operands):
         et = _element_type(value)
         if not getattr(et, "is_quantized", False) or not isinstance(x, np.ndarray) or x.size == 0:
             continue
         spread = np.abs(x.astype(np.float64)[..., None] - np.asarray(et.zero_points, np.float64)).max()
-        if spread * max(et.scales) > float(et.expressed_type.finfo.max):
+        largest.append(spread * max(et.scales))
+        if largest[-1] > float(et.expressed_type.finfo.max):
             return True
-    return False
+    multiplies = op.name in ("stablehlo.dot_general", "stablehlo.convolution", "stablehlo.multiply")
+    return bool(multiplies and len(largest) == 2 and largest[0] * largest[1] > float(
+        _element_type(op.operands[0]).expressed_type.finfo.max))
 
 
 CONDITIONS.update({

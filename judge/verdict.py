@@ -181,7 +181,12 @@ def judge_op(op: ir.Op, operands: Sequence, actual: Sequence, *, module: ir.Modu
     # A second reading the spec allows: integer accumulation of quantized dot_general /
     # convolution (oracle/quantization.py), or the oracle on flushed operands with flushed
     # results for a backend that flushes subnormals.
-    also_accepted = integer_accumulation(info, op, list(operands)) if info else None
+    also_accepted = None
+    integer_reading = integer_accumulation(info, op, list(operands)) if info else None
+    if integer_reading is not None:  # (its accumulator's overflows are implementation-defined)
+        also_accepted, overflows = integer_reading
+        if overflows.any():
+            op_mask[0] = overflows if op_mask[0] is None else op_mask[0] | overflows
     if also_accepted is None and traits.flushes_subnormals:
         flushed_operands = flush_float_inputs(list(operands))
         if all(not isinstance(o, np.ndarray) or _identical(f, o) for f, o in zip(flushed_operands, operands)):

@@ -258,14 +258,21 @@ def quantized_semantics(info) -> str | None:
 
 # ------------------------------------------------- the integer-arithmetic reading
 
-def integer_accumulation(info, op_: ir.Op, args) -> list | None:
+#: The accumulator of the integer reading: integer kernels of 2- to 32-bit storage accumulate in
+#: 32 bits (IREE's vmvx wraps there: i32 storage, -(2**31 - 1) * 524288 * 3 comes back 1572864).
+ACCUMULATOR = ELEMENT_TYPES["i32"]
+
+
+def integer_accumulation(info, op_: ir.Op, args) -> tuple[list, np.ndarray] | None:
     """The integer reading of a per-tensor quantized dot_general / convolution: accumulate
     (lhs - zp_lhs) * (rhs - zp_rhs) exactly in integers, then requantize once with the combined
     scale lhs_scale * rhs_scale / result_scale (round half to even, add the result's zero point,
     clamp).  The spec's dequantize_op_quantize computes in the expressed type instead; the spec
     leaves the interpretation to the implementation ("Execution semantics of quantized
     operation"), so the comparator accepts either reading (conformance/run.py).  Returns the
-    result's storage values, or None for another form (per-axis, hybrid, float result)."""
+    result's storage values and the elements whose accumulation leaves ACCUMULATOR (an integer
+    overflow: implementation-defined, spec "Errors"), or None for another form (per-axis,
+    hybrid, float result)."""
     if info.quantized != "integer-accumulation" or len(op_.operands) != 2 or len(op_.results) != 1:
         return None
     types = [op_.operands[0].type, op_.operands[1].type, op_.results[0].type]
@@ -281,7 +288,8 @@ def integer_accumulation(info, op_: ir.Op, args) -> list | None:
     except Exception:  # noqa: BLE001 - a form the integer evaluation does not take: no second reading
         return None
     real = acc.astype(np.float64) * (lq.scales[0] * rq.scales[0] / oq.scales[0])
-    return [np.clip(np.rint(real) + oq.zero_points[0], oq.min, oq.max).astype(oq.storage_type.dtype)]
+    overflows = (acc < ACCUMULATOR.min_value) | (acc > ACCUMULATOR.max_value)
+    return [np.clip(np.rint(real) + oq.zero_points[0], oq.min, oq.max).astype(oq.storage_type.dtype)], overflows
 
 
 # ------------------------------------- the rounding freedom of add / subtract in the expressed type

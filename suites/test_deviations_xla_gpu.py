@@ -158,3 +158,21 @@ def test_quantized_value_beyond_expressed_range(scale, storage, expected):
     qt = f"!quant.uniform<i8:f32, {scale!r}:0>"
     op = _op(_unary("stablehlo.abs", f"tensor<3x{qt}>", f"tensor<3x{qt}>"))
     assert CONDITIONS["quantized_value_beyond_expressed_range"](op, [np.array(storage, np.int8)]) is expected
+
+
+@pytest.mark.parametrize("scale, expected", [
+    (8.5070586659632215e37, True),  # each -2 * scale is finite (-1.7e38); their product is 2.9e76
+    (1.0e19, True),                 # (2e19)**2 = 4e38 > 3.4e38
+    (1.0e18, False),                # (2e18)**2 = 4e36: finite
+])
+def test_quantized_product_beyond_expressed_range(scale, expected):
+    """vmvx's i2 dot_general at scale 8.5e37 (issue 25): finite dequantized operands whose
+    products overflow f32 come back 0, not clamped -- the condition holds for ops that multiply."""
+    qt = f"tensor<2x!quant.uniform<i2:f32, {scale:.17e}:0>>"
+    op = _op(f"""
+func.func @main(%a: {qt}, %b: {qt}) -> {qt} {{
+  %0 = "stablehlo.multiply"(%a, %b) : ({qt}, {qt}) -> {qt}
+  return %0 : {qt}
+}}""")
+    storage = [np.array([-2, 1], np.int8), np.array([-2, 0], np.int8)]
+    assert CONDITIONS["quantized_value_beyond_expressed_range"](op, storage) is expected

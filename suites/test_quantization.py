@@ -259,13 +259,37 @@ def test_integer_accumulation_is_a_second_accepted_reading_of_quantized_dot_gene
     inputs = [np.array([-3, -2], np.int8), np.array([-3, 2], np.int8)]
     (spec_reading,) = oracle.evaluate(module, inputs)
     op = module.main.ops[0]
-    (integer_reading,) = integer_accumulation(oracle.lookup(op.name), op, inputs)
-    assert int(spec_reading) == 3 and int(integer_reading) == 2
+    (integer_reading,), overflows = integer_accumulation(oracle.lookup(op.name), op, inputs)
+    assert int(spec_reading) == 3 and int(integer_reading) == 2 and not overflows.any()
     et = module.main.result_types[0].element_type
     for actual, status in ((2, "pass"), (3, "pass"), (4, "mismatch"), (1, "mismatch")):
         verdict = compare_outputs([spec_reading], [np.array(actual, np.int8)], [et], EXACT,
                                   flushed_expected=[integer_reading])
         assert verdict.status == status, (actual, verdict.message)
+
+
+def test_an_integer_accumulation_that_overflows_32_bits_is_implementation_defined():
+    """i32 storage, scales 3.0: (2**31 - 1) * 1001 (the integer reading's accumulator, 32 bits,
+    overflows: implementation-defined) and 2 * 1001; both readings clamp the first to 2**31 - 1
+    and give 2002 * 3 * 3 / 3 = 6006 for the second.  IREE's vmvx wraps its i32 accumulator: element 0
+    is anything then, element 1 is still judged (a wrong 5000 is a mismatch)."""
+    import oracle
+    from judge.verdict import judge_op
+
+    q = "!quant.uniform<i32:f32, 3.0:0>"
+    text = f"""func.func @main(%l: tensor<2x1x{q}>, %r: tensor<1x{q}>) -> tensor<2x{q}> {{
+      %0 = stablehlo.dot_general %l, %r, contracting_dims = [1] x [0]
+        : (tensor<2x1x{q}>, tensor<1x{q}>) -> tensor<2x{q}>
+      return %0 : tensor<2x{q}>
+    }}"""
+    module = oracle.parse_module(text)
+    inputs = [np.array([[2 ** 31 - 1], [2]], np.int32), np.array([1001], np.int32)]
+    op = module.main.ops[0]
+    (expected,) = oracle.evaluate(module, inputs)
+    assert expected.tolist() == [2 ** 31 - 1, 6006]
+    wrapped = np.array([-2147480576, 6006], np.int32)  # what vmvx's wrapping accumulator gives
+    assert judge_op(op, inputs, [wrapped], module=module).status == "implementation-defined"
+    assert judge_op(op, inputs, [np.array([-2147480576, 5000], np.int32)], module=module).status == "mismatch"
 
 
 def test_quantized_subtract_may_round_as_the_expressed_type_allows_with_large_operands():
