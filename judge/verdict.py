@@ -96,6 +96,7 @@ class _Found:
     notes: list = field(default_factory=list)
     operands: list | None = None   # the operands the culprit op got (for deviation conditions)
     program: ir.Module | None = None  # the (rewritten) program whose @main holds the culprit op
+    masks: list | None = None      # per output: its implementation-defined elements (None: none)
 
     @property
     def triggers(self) -> tuple:
@@ -117,13 +118,13 @@ class _Found:
         name, the entry explaining it in ``module`` (``explain_failure``, as results.json records it)."""
         if self.status != Status.MISMATCH:
             return Verdict(self.status, self.message, expected=self.expected, op_index=self.op_index,
-                           comparison=self.comparison, notes=self.notes, replayed=self.replayed)
+                           masks=self.masks, comparison=self.comparison, notes=self.notes, replayed=self.replayed)
         op, triggers = self.op.name if self.op is not None else "argument", self.triggers
         deviation = recorded(explain_failure(backend, self.status, op, self.dtype, triggers, module).deviation
                              if backend else None)
         return Verdict(self.status, self.message, op, self.dtype, expected=self.expected, triggers=triggers,
-                       op_index=self.op_index, deviation=deviation, comparison=self.comparison, notes=self.notes,
-                       replayed=self.replayed)
+                       op_index=self.op_index, deviation=deviation, masks=self.masks, comparison=self.comparison,
+                       notes=self.notes, replayed=self.replayed)
 
 
 def replay_command(reproducer_dir: str, backend_name: str) -> str:
@@ -290,13 +291,37 @@ def _judged_program(module: ir.Module, inputs: Sequence, actual: Sequence, *, tr
     inlined = rewrite.inline_calls(module)
     if inlined is not module:  # the caller's oracle values are keyed by the original program's values
         module, oracle_values = inlined, None
+    expected, env, recorded = oracle_values or oracle_run(module, inputs)
+    found = _judged_outputs(module, inputs, list(actual), traits, rerun, expected, env, recorded)
+    found.masks = _output_masks(module, env, recorded)
+    return found
+
+
+def _output_masks(module: ir.Module, env: dict, recorded: dict) -> list:
+    """Each output's implementation-defined elements (None: none): its producing op's masks on the
+    oracle's values (``op_masks``), joined with those the oracle recorded while evaluating."""
+    producers = {r: op for op in module.main.ops for r in op.results}
+    masks = []
+    for value in module.main.ops[-1].operands:
+        op, table = producers.get(value), None
+        if op is not None:
+            try:
+                table = op_masks(op, [env[v] for v in op.operands], [env[r] for r in op.results])[
+                    list(op.results).index(value)]
+            except (IndexError, ValueError, TypeError, KeyError):  # (as judge_op: a mask that cannot read these values)
+                table = None
+        masks.append(_either(table, recorded.get(value)))
+    return masks
+
+
+def _judged_outputs(module, inputs, actual, traits, rerun, expected, env, recorded) -> _Found:
+    """``_judged_program`` once the oracle has run: bit-identical outputs, else each by its
+    producing op's rule, else the replay."""
     main = module.main
     outputs_values = list(main.ops[-1].operands)
-    expected, env, recorded = oracle_values or oracle_run(module, inputs)
-    actual = list(actual)
     if len(actual) != len(expected):
         return _Found(Status.MISMATCH, f"expected {len(expected)} outputs, got {len(actual)}", main.ops[-1],
-                              expected=expected)
+                      expected=expected)
     producers = {r: (k, op) for k, op in enumerate(main.ops) for r in op.results}
     if rerun is None:
         return _judge_outputs_directly(module, env, actual, outputs_values, producers, traits, expected, recorded)

@@ -82,3 +82,21 @@ def test_the_judge_records_the_entry_on_its_verdict(table):
     assert judge_program(module, [x], wrong_finite).deviation == {}  # no backend named: nothing looked up
     good = [np.array([True, False, True, False]), right]
     assert judge_program(module, [x], good, traits=Traits(backend="fake")).status == Status.PASS
+
+
+def test_the_judges_verdict_carries_each_outputs_implementation_defined_elements():
+    """convert f32 -> i32 of NaN is implementation-defined (spec convert: TBD, #180): the verdict's
+    masks say which output elements, so a caller stores them without asking the oracle again."""
+    import numpy as np
+
+    import oracle
+    from judge.verdict import judge_program
+
+    module = oracle.parse_module("""func.func @main(%x: tensor<3xf32>) -> (tensor<3xi32>, tensor<3xf32>) {
+      %0 = stablehlo.convert %x : (tensor<3xf32>) -> tensor<3xi32>
+      return %0, %x : tensor<3xi32>, tensor<3xf32>
+    }""")
+    x = np.array([1.0, np.nan, -2.0], np.float32)
+    verdict = judge_program(module, [x], [np.array([1, 7, -2], np.int32), x])
+    assert verdict.status == "implementation-defined"
+    assert verdict.masks[0].tolist() == [False, True, False] and verdict.masks[1] is None
