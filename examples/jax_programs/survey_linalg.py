@@ -155,7 +155,7 @@ def _run(label, dtype, text, dynamic, problems, verdicts, xla):
         return
     if xla is None:
         return
-    from judge.verdict import judge_program
+    from judge.verdict import Traits, judge_program
     got = xla.run(text, dynamic)
     if not got.ok:
         verdicts["xla failed"] += 1
@@ -166,14 +166,12 @@ def _run(label, dtype, text, dynamic, problems, verdicts, xla):
         again = xla.run(program, dynamic)
         return again.outputs if again.ok else None
     try:
-        verdict = judge_program(module, dynamic, got.outputs, rerun=rerun)
+        verdict = judge_program(module, dynamic, got.outputs, rerun=rerun, traits=Traits.of(xla))
     except Exception as e:  # noqa: BLE001
         verdicts["judge error"] += 1
         problems.append((label, np.dtype(dtype).name, "judge " + type(e).__name__, str(e)[:200]))
         return
-    from judge.known_deviations import known_deviation
-    listed = verdict.status == "mismatch" and verdict.op is not None and known_deviation(
-        "xla", verdict.op.name, verdict.dtype, verdict.status, verdict.triggers)
+    listed = verdict.status == "mismatch" and bool(verdict.deviation)  # (the judge found the entry)
     verdicts["known deviation" if listed else verdict.status] += 1
     if verdict.status not in ("pass", "implementation-defined") and not listed:
         problems.append((label, np.dtype(dtype).name, "xla " + verdict.status, str(verdict.message)[:300]))
