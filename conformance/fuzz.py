@@ -445,6 +445,8 @@ class Campaign:
         self._spent("backend_wait", t)
         self.stats.background += pending.seconds
         for k, item in enumerate(pending.ready):
+            if self._past_budget():
+                break  # (a program judged past the budget is not counted: its replays would only overrun it)
             verdicts = {}
             for backend in item.backends:
                 if isinstance(item.expected, Verdict):
@@ -455,9 +457,12 @@ class Campaign:
                                                                 runs[k, backend.name], backend))
             self._count_program(item.program, item.inputs, verdicts)
 
+    def _past_budget(self) -> bool:
+        return self.deadline is not None and time.perf_counter() > self.deadline
+
     def _count_program(self, program, inputs, verdicts: dict) -> None:
         """A judged program counted (unless the budget ran out meanwhile) and its failures handled."""
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        if self._past_budget():
             return  # cut short by the budget: a timeout now says nothing about the program
         self.stats.programs += 1
         self.stats.input_sets += len(inputs)

@@ -406,13 +406,16 @@ def elements_per_feature_overflows(op: ir.Op, operands: Sequence) -> bool:
 
 def zero_variance_plus_epsilon(op: ir.Op, operands: Sequence) -> bool:
     """batch_norm_grad: variance + epsilon is 0 for some feature (in the operand's type), so the
-    spec's normalized operand is centered / 0."""
+    spec's normalized operand is centered / 0 -- or subnormal, which is 0 once flushed (a
+    backend that flushes subnormals computes on 0)."""
     if op.name != "stablehlo.batch_norm_grad":
         return False
     variance = np.asarray(operands[3])
     epsilon = np.asarray(op.attr("epsilon"), dtype=variance.dtype)
     with np.errstate(all="ignore"):
-        return bool(np.any((variance + epsilon).astype(np.float64) == 0))
+        total = np.abs((variance + epsilon).astype(np.float64))
+    smallest_normal = float(np.finfo(variance.dtype).smallest_normal) if variance.dtype.kind == "f" else 0.0
+    return bool(np.any(total < smallest_normal) or np.any(total == 0))
 
 
 def subnormal_quantization_scale(op: ir.Op, operands: Sequence) -> bool:
