@@ -209,12 +209,13 @@ def _raw_rate(backend_name: str, recorded: list, *, batched: bool) -> float:
     try:
         backend.run("func.func @main() -> () {\n  func.return\n}", [])  # start the worker first
         started = time.perf_counter()
-        if not batched:
+        if batched:
+            for k in range(0, len(recorded), BATCH_PROGRAMS):
+                chunk = recorded[k:k + BATCH_PROGRAMS]
+                run_batch(backend, [text for text, sets in chunk for _ in sets], [s for _, sets in chunk for s in sets])
+        else:
             for text, input_sets in recorded:
                 backend.run_many(text, input_sets)
-        for k in range(0, len(recorded) if batched else 0, BATCH_PROGRAMS):
-            chunk = recorded[k:k + BATCH_PROGRAMS]
-            run_batch(backend, [text for text, sets in chunk for _ in sets], [s for _, sets in chunk for s in sets])
         return len(recorded) / (time.perf_counter() - started)
     finally:
         backend.close()

@@ -69,7 +69,7 @@ from .fuzz_checking import (ANY_TYPE, FINDING_STATUSES, Verdict, attribute_crash
 from .fuzz_drawing import (FAILED_ROUNDS_IN_A_ROW, REFUSALS, ROUND_PROGRAMS, aimed_ops, draw_rounds,  # noqa: F401
                            known_refusals, program_strategy, rounds_done, touches)
 from .fuzz_running import (CONFIRM_RUNS, TIME_PARTS, ReadyProgram, RunsInFlight, Stats,  # noqa: F401
-                           again_on_fresh_workers, compile_and_execute, input_sets_for)
+                           again_on_fresh_workers, compile_and_execute, compiles_batches, input_sets_for)
 from .fuzz_shrinking import SHRINK_SHARE, shrink_allowance, shrink_program, without_op
 from .fuzz_storing import Finding, FindingsFolder
 
@@ -127,8 +127,7 @@ class Campaign:
         self.rounds = self.first_round = 0  # rounds of Hypothesis drawing done, and where this run began
         self.stopped = ""  # why the campaign stopped before its budget (summary.json "stopped")
         # programs sent to the backends together: one at a time where none compiles batches
-        self.batch_programs = BATCH_PROGRAMS if any((getattr(b, "batch_size", 0) or 0) > 1
-                                                    for b in self.backends) else 1
+        self.batch_programs = BATCH_PROGRAMS if any(compiles_batches(b) for b in self.backends) else 1
         self._ready: list[ReadyProgram] = []  # drawn and evaluated, not yet sent to the backends
         self._launched: float | None = None  # when the last batch went to the backends
         self._batch_seconds = 0.0  # from one batch to the next (drawing, running and judging it)
@@ -156,23 +155,26 @@ class Campaign:
         return max(1.0, min(self.timeout, self.deadline - time.perf_counter() + 1.0))
 
     def _run_batch(self, backend, programs: list[str], input_sets: list) -> list:
-        """Many programs' cases compiled as one module (adapters.base.run_batch); its wall time
-        counts as compile, which dominates it."""
-        restarts = getattr(backend, "worker_restarts", lambda: 0)
-        before, t0 = restarts(), time.perf_counter()
-        runs = run_batch(backend, programs, input_sets, timeout=self._timeout())
-        self.stats.seconds["restarts" if restarts() != before else "compile"] += time.perf_counter() - t0
-        return runs
+        """Many programs' cases compiled as one module (adapters.base.run_batch)."""
+        return self._timed(backend, lambda: run_batch(backend, programs, input_sets, timeout=self._timeout()),
+                           one_program=False)
 
     def _run_many(self, backend, program: str, input_sets: list) -> list:
+        return self._timed(backend, lambda: backend.run_many(program, input_sets, timeout=self._timeout()),
+                           one_program=True)
+
+    def _timed(self, backend, call, *, one_program: bool) -> list:
+        """``call()``'s RunResults, its wall time counted as restarts where a worker restarted
+        meanwhile, else as one program's compile and execute (``compile_and_execute``) or, for a
+        batch compiled as one module, as compile, which dominates it."""
         restarts = getattr(backend, "worker_restarts", lambda: 0)
         before, t0 = restarts(), time.perf_counter()
-        runs = backend.run_many(program, input_sets, timeout=self._timeout())
+        runs = call()
         wall = time.perf_counter() - t0
+        compile_s, execute_s = compile_and_execute(runs, wall) if one_program else (wall, 0.0)
         if restarts() != before:
             self.stats.seconds["restarts"] += wall
         else:
-            compile_s, execute_s = compile_and_execute(runs, wall)
             self.stats.seconds["compile"] += compile_s
             self.stats.seconds["execute"] += execute_s
         return runs
@@ -508,7 +510,7 @@ class Campaign:
             warnings.simplefilter("default")
             try:
                 self._run_rounds(out_of_budget, max_programs)
-                if self.deadline is None or time.perf_counter() < self.deadline:
+                if not self._past_budget():
                     self._launch()  # (past the budget, their verdicts would not be counted)
                 self._finish_pending()
             finally:  # Ctrl-C, SIGTERM or a crash: summary.json still says what was done

@@ -73,6 +73,12 @@ def compile_and_execute(runs, wall: float) -> tuple[float, float]:
     return compile_s, wall - compile_s
 
 
+def compiles_batches(backend) -> bool:
+    """Whether ``backend`` compiles many programs as one module (``batch_size`` > 1:
+    adapters/worker_client.py's ``run_batch``)."""
+    return (getattr(backend, "batch_size", 0) or 0) > 1
+
+
 @dataclass
 class ReadyProgram:
     """A drawn program, its input sets and the oracle's answers (or its verdict when the oracle
@@ -94,8 +100,7 @@ class ReadyProgram:
 class RunsInFlight:
     """Programs' runs on the campaign's backends in a thread of their own, so the backends
     compile while the campaign's own thread draws and evaluates the next programs.  A backend
-    that compiles many programs as one module (``batch_size`` > 1: adapters/worker_client.py's
-    ``run_batch``) gets them all in one call; others get ``run_many(backend, text, input_sets)``
+    that ``compiles_batches`` gets them all in one ``run_batch`` call; others get ``run_many(backend, text, input_sets)``
     per program.  ``wait()``: {(program index, backend name): its RunResults, one per input set}."""
 
     def __init__(self, ready: list[ReadyProgram], run_many, run_batch=None):
@@ -115,7 +120,7 @@ class RunsInFlight:
             backends = {b.name: b for item in self.ready if item.runs_anywhere for b in item.backends}
             for backend in backends.values():
                 mine = [k for k, item in enumerate(self.ready) if item.runs_anywhere and backend in item.backends]
-                if run_batch is not None and len(mine) > 1 and (getattr(backend, "batch_size", 0) or 0) > 1:
+                if run_batch is not None and len(mine) > 1 and compiles_batches(backend):
                     self._batched(backend, mine, run_batch)
                 else:
                     for k in mine:

@@ -171,10 +171,7 @@ def judge_op(op: ir.Op, operands: Sequence, actual: Sequence, *, module: ir.Modu
     tensors = [k for k, r in enumerate(op.results) if _is_tensor(r)]
     # ? dims take the oracle's runtime sizes, so masks and bounds have the results' shapes
     result_types = [TensorType(np.shape(expected[k]), op.results[k].type.element_type) for k in tensors]
-    try:
-        table = op_masks(op, list(operands), expected)
-    except (IndexError, ValueError, TypeError, KeyError):  # a mask that cannot read these values masks nothing
-        table = [None] * len(op.results)
+    table = _masks_of(op, list(operands), expected)
     given = list(masks) if masks is not None else [None] * len(op.results)
     op_mask = [_either(_either(table[k], given[k]), recorded.get(op.results[k])) for k in tensors]
     element_types = [element_type(str(t.element_type)) for t in result_types]
@@ -202,10 +199,7 @@ def judge_op(op: ir.Op, operands: Sequence, actual: Sequence, *, module: ir.Modu
         if also_accepted is not None and flushed_operands is not None:
             # what the spec leaves open for the operands the backend computes on is open too
             # (sqrt(-1 - 1e-45i) flushed is sqrt(-1 - 0i), on the cut where a side is impl-defined)
-            try:
-                flushed_table = op_masks(op, flushed_operands, flushed)
-            except (IndexError, ValueError, TypeError, KeyError):
-                flushed_table = [None] * len(op.results)
+            flushed_table = _masks_of(op, flushed_operands, flushed)
             op_mask = [_either(op_mask[i], flushed_table[k]) for i, k in enumerate(tensors)]
     tolerances = [tolerance_for(op.name, et, operand_type=operand_types[0] if operand_types else None)
                   for et in element_types]
@@ -234,6 +228,15 @@ def op_comparison(op: ir.Op, operands: Sequence, actual: Sequence, **how) -> Com
     """``judge_op``'s comparison alone (its keyword arguments ``how``): what a caller outside
     judge/ reads of the per-op rule (conformance/exhaustive.py), so OpVerdict stays inside."""
     return judge_op(op, operands, actual, **how).comparison
+
+
+def _masks_of(op: ir.Op, operands: list, results: list) -> list:
+    """``op_masks``: each result's implementation-defined elements on these values; a mask that
+    cannot read them masks nothing."""
+    try:
+        return op_masks(op, operands, results)
+    except (IndexError, ValueError, TypeError, KeyError):
+        return [None] * len(op.results)
 
 
 def _either(a, b):
@@ -305,11 +308,8 @@ def _output_masks(module: ir.Module, env: dict, recorded: dict) -> list:
     for value in module.main.ops[-1].operands:
         op, table = producers.get(value), None
         if op is not None:
-            try:
-                table = op_masks(op, [env[v] for v in op.operands], [env[r] for r in op.results])[
-                    list(op.results).index(value)]
-            except (IndexError, ValueError, TypeError, KeyError):  # (as judge_op: a mask that cannot read these values)
-                table = None
+            table = _masks_of(op, [env[v] for v in op.operands], [env[r] for r in op.results])[
+                list(op.results).index(value)]
         masks.append(_either(table, recorded.get(value)))
     return masks
 
