@@ -3,8 +3,9 @@
 * published values (Abramowitz & Stegun / DLMF closed forms: erf(1/2), lgamma(1/2) =
   log sqrt(pi), digamma(1) = -euler_gamma, zeta(2, 1) = pi^2/6, ...), rounded to the type;
 * the edge semantics the module docstring cites (poles, signed zeros, NaN, inf, domains);
-* the fast path against pure mpmath on random inputs (the correct-rounding argument of
-  oracle/ops/_special.py), and the round-to-odd step on hand-made near-ties;
+* the fast path and the Arb-ball tier against pure mpmath on random and edge inputs (the
+  correct-rounding argument of oracle/ops/_special.py), and the round-to-odd step on
+  hand-made near-ties;
 * top_k ties / unsigned order, mulhi at 64 bits, next_after on bf16, ragged_dot and the
   broadcast_* ops by hand, the chlo interpret corpus files;
 * a faulty backend (erf_inv computed in f16, digamma off by 1e-4) is caught with the
@@ -23,7 +24,9 @@ import scipy.special as sp
 
 from oracle import evaluate, parse_module
 from oracle.ops import chlo
-from oracle.ops._special import correctly_rounded, round_mp
+from flint import acb, arb
+
+from oracle.ops._special import complex_rounded, correctly_rounded, round_mp
 from oracle.types import element_type
 from judge.compare import compare
 from judge.tolerance import tolerance_for
@@ -160,6 +163,63 @@ def test_fast_path_is_correctly_rounded(op, lo, hi):
         got = correctly_rounded(et, [x], fast, exact, hard)
         slow = correctly_rounded(et, [x], None, exact)  # every element through mpmath
         assert same_bits(got, slow), op
+
+
+_EDGES = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, -3.0, 1.4616321449683622, 0.9999999, -0.99999999, 1e-300,
+          5e-324, 1e300, -1e-30, math.inf, -math.inf, math.nan]
+
+
+@pytest.mark.parametrize("type_name", ["f64", "f32", "bf16"])
+def test_ball_tier_is_correctly_rounded(type_name):
+    """Arb's balls give the same bits as pure mpmath, for every real function, on random inputs
+    of every magnitude and on edges (poles, signed zeros, domain ends, overflow)."""
+    rng = np.random.default_rng(11)
+    et = element_type(type_name)
+    x = np.concatenate([rng.uniform(-10, 40, 40), rng.standard_normal(40) * 10.0 ** rng.uniform(-30, 30, 40),
+                        _EDGES])
+    with np.errstate(over="ignore"):
+        x = x.astype(et.dtype).astype(np.float64)
+    for name in chlo._FAST:
+        exact, ball = chlo._make_real(name), chlo._make_real(name, chlo._Balls)
+        assert same_bits(correctly_rounded(et, [x], None, exact, None, ball),
+                         correctly_rounded(et, [x], None, exact)), name
+    n = np.concatenate([rng.integers(0, 5, 40), [0, 1, 2, 3, 0.5, 1, 2]]).astype(np.float64)
+    q = np.concatenate([rng.uniform(-3, 20, 40), [1.0, -1.0, -2.5, 0.0, 2.0, math.inf, -1.5]])
+    for exact in (chlo.polygamma_exact, chlo.zeta_exact):
+        def ball(a, b):
+            return exact(a, b, chlo._Balls)
+        args = [n + (exact is chlo.zeta_exact), q]
+        assert same_bits(correctly_rounded(et, args, None, exact, None, ball),
+                         correctly_rounded(et, args, None, exact)), exact.__name__
+
+
+@pytest.mark.parametrize("type_name", ["complex<f32>", "complex<f64>"])
+def test_complex_ball_tier_is_correctly_rounded(type_name):
+    """Per component, Arb's balls give the same bits as pure mpmath; near the cuts and where a
+    component is tiny beside the other (where a ball holds 0) mpmath decides."""
+    rng = np.random.default_rng(12)
+    et = element_type(type_name)
+    scale = 10.0 ** rng.uniform(-8, 8, (2, 40))
+    z = rng.standard_normal(40) * scale[0] + 1j * rng.standard_normal(40) * scale[1]
+    z = np.concatenate([z, [1 + 1e-300j, 0.5 - 1e-300j, 1e-300 + 2j, 1.0000001 + 1e-8j, -1 + 1e-300j]])
+    z = z.astype(et.dtype)
+    for name, (mp_fn, np_fn) in chlo._COMPLEX.items():
+        got = complex_rounded(et, z, mp_fn, np_fn, getattr(acb, name))
+        want = complex_rounded(et, z, mp_fn, np_fn)
+        assert same_bits(got.real.copy(), want.real.copy()) and same_bits(got.imag.copy(), want.imag.copy()), name
+
+
+def test_a_ball_across_a_rounding_boundary_is_not_decided():
+    """The tie 1 + 2**-24 of f32 inside a ball: its ends round apart, so mpmath must decide."""
+    from oracle.ops._special import BALL_BITS, _rounded_balls
+    from flint import ctx
+    with ctx.workprec(BALL_BITS):
+        tie = arb(1) + arb(2) ** -24
+        straddling = tie + arb(0, 2.0 ** -60)  # [tie - 2^-60, tie + 2^-60]
+        inside = tie + arb(2.0 ** -40, 2.0 ** -60)
+    values, decided = _rounded_balls([straddling, inside, 0.5, None], F32)
+    assert decided.tolist() == [False, True, True, False]
+    assert values[1] == np.float32(1 + 2 ** -23) and values[2] == np.float32(0.5)
 
 
 def test_round_to_odd_step_on_near_ties():

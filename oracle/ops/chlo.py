@@ -47,6 +47,7 @@ import math
 import mpmath
 import numpy as np
 import scipy.special as sp
+from flint import acb, arb
 
 from .. import ir
 from ..allowances import (ASSUMED_MAX_REDUCTION_TERMS, EPS, ORDER_REASON, ImplDefined, Tolerance,
@@ -95,9 +96,36 @@ def _odd_zero(x):
     return x
 
 
-def _make_real(name):
-    """exact(x) for mpmath, handling the special values first (see the module docstring)."""
-    mp = mpmath
+def _on_ball(method):
+    return staticmethod(lambda x: method(arb(x)))
+
+
+class _Balls:
+    """The mpmath functions the exact definitions below call, on Arb balls (see
+    ``_special``): the same definition gives the mpmath value or a proven enclosure."""
+    mpf = arb
+    acos, acosh, asin, asinh = (_on_ball(m) for m in (arb.acos, arb.acosh, arb.asin, arb.asinh))
+    atan, atanh, cosh, sinh, tan = (_on_ball(m) for m in (arb.atan, arb.atanh, arb.cosh, arb.sinh, arb.tan))
+    erf, erfc, erfinv = (_on_ball(m) for m in (arb.erf, arb.erfc, arb.erfinv))
+    exp, log, gamma, loggamma, digamma = (_on_ball(m) for m in (arb.exp, arb.log, arb.gamma, arb.lgamma,
+                                                                arb.digamma))
+
+    @staticmethod
+    def besseli(n, x):
+        return arb(x).bessel_i(n)
+
+    @staticmethod
+    def polygamma(n, x):  # Arb's polygamma is complex; at a real x its real part is the value
+        return acb(x).polygamma(n).real
+
+    @staticmethod
+    def zeta(x, q):
+        return arb(x).zeta(q)
+
+
+def _make_real(name, mp=mpmath):
+    """exact(x) in ``mp`` (mpmath, or ``_Balls``), handling the special values first (see the
+    module docstring)."""
 
     def acos(x):
         if math.isnan(x) or abs(x) > 1:
@@ -191,11 +219,11 @@ def _is_integer(v: float) -> bool:
     return math.isfinite(v) and float(v).is_integer()
 
 
-def polygamma_exact(n, x):
+def polygamma_exact(n, x, mp=mpmath):
     if math.isnan(n) or math.isnan(x) or n < 0 or not _is_integer(n):
         return math.nan
     if n == 0:
-        return _make_real("digamma")(x)
+        return _make_real("digamma", mp)(x)
     if x == math.inf:
         return 0.0
     if x == -math.inf:
@@ -203,8 +231,8 @@ def polygamma_exact(n, x):
     if x <= 0 and _is_integer(x):
         return math.inf if int(n) % 2 == 1 else math.nan
     if n > _POLYGAMMA_DIRECT_MAX_ORDER:
-        return _polygamma_large_order(int(n), x)
-    return mpmath.polygamma(int(n), x)
+        return None if mp is _Balls else _polygamma_large_order(int(n), x)
+    return mp.polygamma(int(n), x)
 
 
 #: Orders above this are not handed to mpmath (its cost grows with n; n = 1e10 does not finish).
@@ -228,7 +256,7 @@ def _polygamma_large_order(n: int, x: float):
     return mpmath.polygamma(n, x)
 
 
-def zeta_exact(x, q):
+def zeta_exact(x, q, mp=mpmath):
     if math.isnan(x) or math.isnan(q) or x < 1:
         return math.nan
     if x == 1:
@@ -246,9 +274,11 @@ def zeta_exact(x, q):
         m = math.ceil(-q)
         if m > _ZETA_MAX_NEGATIVE_TERMS:
             raise Unsupported(f"zeta(x, q) with q = {q} < -{_ZETA_MAX_NEGATIVE_TERMS}")
+        if mp is _Balls:  # the terms one by one: mpmath's
+            return None
         q_mp = mpmath.mpf(q)
         return mpmath.fsum((q_mp + k) ** -int(x) for k in range(m)) + mpmath.zeta(x, q_mp + m)
-    return mpmath.zeta(x, q)
+    return mp.zeta(x, q)
 
 
 #: zeta(x, q) for q < 0 sums its ceil(-q) terms of negative base one by one.
@@ -291,29 +321,32 @@ def _at_pole(x):
 
 def _unary_evaluate(name):
     fast, hard = _FAST[name]
-    exact = _make_real(name)
+    exact, ball = _make_real(name), _make_real(name, _Balls)
 
     def evaluate(op_, args, ctx, env):
         et = _et(op_)
         x = args[0]
         if et.is_complex and name in _COMPLEX:
             mp_fn, np_fn = _COMPLEX[name]
-            return [complex_rounded(et, x, mp_fn, np_fn)]
+            return [complex_rounded(et, x, mp_fn, np_fn, getattr(acb, name))]
         _check_float(op_, et)
         with np.errstate(invalid="ignore"):  # NaN of narrow formats
             wide = x.astype(np.float64)
-        return [correctly_rounded(et, [wide], fast, exact, hard)]
+        return [correctly_rounded(et, [wide], fast, exact, hard, ball)]
     evaluate.__name__ = name
     return evaluate
 
 
 def _binary_float_evaluate(exact, fast=None, hard=None):
+    def ball(a, b):
+        return exact(a, b, _Balls)
+
     def evaluate(op_, args, ctx, env):
         et = _et(op_)
         _check_float(op_, et)
         with np.errstate(invalid="ignore"):
             a, b = (x.astype(np.float64) for x in args)
-        return [correctly_rounded(et, [a, b], fast, exact, hard)]
+        return [correctly_rounded(et, [a, b], fast, exact, hard, ball)]
     return evaluate
 
 
