@@ -31,8 +31,8 @@ Rules, per op (``b_x``: the bound of operand x, ``z``: the oracle's result):
   monotone functions at both ends, in float64; complex sine / cosine / exponential through a
   bound of |f'| on the disc); an interval leaving the domain makes the bound infinite;
 * reduce / reduce_window with an add, maximum or minimum body: the op applied to the bounds
-  (a sum of the terms' bounds, the largest of them); dot_general: |A| . b_B + b_A . |B| +
-  b_A . b_B;
+  (a sum of the terms' bounds, the largest of them); scatter whose body returns the update
+  (with unique_indices) or adds it: likewise; dot_general: |A| . b_B + b_A . |B| + b_A . b_B;
 * select: the chosen branch's bound (open where the predicate is); compare: exact unless the
   operands' bounds reach across each other (open there); convert to an integer or boolean:
   exact where the whole interval truncates alike (is non-zero alike); other integer results
@@ -45,6 +45,13 @@ Quantized results have no element bound (spec "Quantization"), nor have targets 
 property (LAPACK): ``judge.verdict.judge_against_program_bound`` judges such an output by its
 op's own rule when that op's operands are exact.
 
+Anchored on a backend's replay (``anchored_output_bounds``, a first run against its replay), the
+spec's free choices are the backend's: implementation-defined elements hold its values, a
+property-judged op's results hold its own where they pass the property (exact on exact
+operands; geev's eigenvalues move by Bauer-Fike's radius on inexact ones), and a dot_general /
+convolution whose precision_config allows bf16 operands is bounded at HIGHEST where the
+replay's result is within that allowance (``at_chosen_precision``).
+
 Every rule that rounds adds its own allowance at the perturbed magnitude m = |z| + p (p the
 propagated bound): the op's allowance evaluated on operands moved away from zero by their
 bounds (the error models are monotone in the terms' magnitudes; an element that may change
@@ -56,6 +63,7 @@ Layer: judge; imports ``oracle`` and ``judge.compare`` / ``judge.tolerance`` onl
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -72,8 +80,9 @@ from .status import Status
 from .tolerance import Tolerance, tolerance_for
 from .verdicts import Verdict
 
-__all__ = ["ProgramBounds", "program_bounds", "expanded_for_bounds", "output_bounds",
-           "judge_golden", "oracle_run", "path_text", "is_exact_bound"]
+__all__ = ["ProgramBounds", "program_bounds", "expanded_for_bounds", "output_bounds", "anchored_run",
+           "anchored_output_bounds", "at_chosen_precision", "judge_golden", "oracle_run", "path_text",
+           "is_exact_bound"]
 
 _F64 = element_type("f64")
 #: float64 sums of many bounds round too: every propagated bound is enlarged by this factor
@@ -244,10 +253,12 @@ def _retyped_op(op: ir.Op, keep: frozenset = frozenset()) -> ir.Op:
 
 
 def _applied_to_bounds(op: ir.Op, bounds: list, exact: list, module: ir.Module, env: dict,
-                       index_from: int | None = None) -> list:
+                       index_from: int | None = None, keep: frozenset = frozenset()) -> list:
     """``op`` evaluated on the bounds (float64) in place of its data operands (the bound moves
-    with the data; a sum body sums the bounds, a max body takes the largest)."""
-    keep = frozenset(range(index_from, len(op.operands))) if index_from is not None else frozenset()
+    with the data; a sum body sums the bounds, a max body takes the largest); the operands from
+    position ``index_from`` on, and those at positions ``keep``, are indices (kept as they are)."""
+    if index_from is not None:
+        keep = keep | frozenset(range(index_from, len(op.operands)))
     retyped = _retyped_op(op, keep)
     values = [exact[k] if k in keep else np.broadcast_to(np.asarray(b, dtype=np.float64), np.shape(exact[k]))
               for k, b in enumerate(bounds)]
@@ -448,6 +459,8 @@ def _op_bounds(op: ir.Op, operands: list, bounds_in: list, exact: list, module: 
         return [np.broadcast_to(np.where(total == 0, 0.0, np.nan), np.shape(exact[0])).copy()]
     if name in ("stablehlo.reduce", "stablehlo.reduce_window"):
         return _reduction(op, operands, bounds_in, exact, module, env)
+    if name == "stablehlo.scatter":
+        return _scatter(op, operands, bounds_in, exact, module, env)
     if name == "stablehlo.dot_general":
         A, B = _magnitude(operands[0]), _magnitude(operands[1])
         bA, bB = (np.minimum(np.broadcast_to(b, np.shape(x)), _BIG) for b, x in zip(bounds_in, operands))
@@ -486,6 +499,67 @@ def _reduction(op: ir.Op, operands: list, bounds_in: list, exact: list, module: 
     propagated = [b * _SLACK for b in _applied_to_bounds(op, bounds_in, operands, module, env)]
     own = _own_allowance(op, operands, exact, bounds_in)
     return [p + o for p, o in zip(propagated, own)]
+
+
+def _anchored_property_bounds(op: ir.Op, operands: list, bounds_in: list, exact: list) -> list:
+    """An op judged by a property whose results hold the backend's own (``anchored_run``): exact
+    where its operands are (a conforming implementation may return them for these operands).
+    On inexact operands only geev's eigenvalues have a rule (``_geev_moved``); otherwise nothing
+    bounds how the property's free choices move (eigenvectors turn, factors change sign)."""
+    if all(is_exact_bound(b) for b in bounds_in):
+        return [np.zeros(np.shape(z)) for z in exact]
+    if _GEEV.fullmatch(op.attr("call_target_name", "")) and len(operands) == 1:
+        return _geev_moved(operands[0], bounds_in[0], exact)
+    raise NoRule("judged by a property, on operands that carry an error (no element bound: the results "
+                 "were anchored on the backend's only where the operands are exact)")
+
+
+_GEEV = re.compile(r"lapack_[sdcz]geev_ffi")
+
+
+def _geev_moved(a, bound, exact: list) -> list:
+    """geev's eigenvalues anchored on the backend's (``w~``, in its order) for a matrix ``a`` known
+    within ``bound``: every matrix ``a + E`` with ``|E| <= bound`` has its eigenvalues within
+    ``kappa_2(V) ||E||_2 <= kappa_2(V) ||bound||_F`` of ``a``'s (Bauer-Fike, V: ``a``'s eigenvectors),
+    one in each disc where the discs are disjoint (twice the radius below the smallest gap; else
+    open).  The implementation making the backend's choices returns ``w~`` moved with them (its
+    offset from the exact eigenvalues, which passed geev's property, kept): the bound on each
+    eigenvalue (on each part of a real geev's wr, wi).  Eigenvectors are open (they turn by about
+    ||E|| over the gap); ``info`` stays what the backend said."""
+    n = np.shape(a)[-1]
+    flat = _wide(a).astype(np.complex128).reshape(-1, n, n)
+    e = np.asarray(bound, np.float64).reshape(-1, n, n)
+    radius = np.empty(len(flat))
+    for k, (m, b) in enumerate(zip(flat, e)):
+        values, vectors = np.linalg.eig(m)
+        gaps = np.abs(values[:, None] - values[None, :]) + np.diag(np.full(n, np.inf))
+        radius[k] = np.linalg.cond(vectors) * np.linalg.norm(b) * _SLACK
+        if not 2 * radius[k] < gaps.min(initial=np.inf):
+            radius[k] = np.nan
+    eigenvalues = len(exact) - 3  # (w) or (wr, wi), then vl, vr, info
+    moved = [np.broadcast_to(radius.reshape(np.shape(z)[:-1] + (1,)), np.shape(z)).copy() for z in exact[:eigenvalues]]
+    return moved + [np.full(np.shape(z), np.nan) for z in exact[eigenvalues:-1]] + [np.zeros(np.shape(exact[-1]))]
+
+
+def _scatter(op: ir.Op, operands: list, bounds_in: list, exact: list, module: ir.Module, env: dict) -> list:
+    """scatter of one input whose body returns the update (an assignment; with ``unique_indices``,
+    as two updates of one element leave the result undefined: the bound moves with the data) or
+    adds it (the terms' bounds add, plus its own summation bound); indices must be exact."""
+    region = op.regions[0]
+    body = [o for o in region.ops if o.name not in ("stablehlo.return", "func.return")]
+    if len(operands) != 3:
+        raise NoRule("more than one input")
+    if not is_exact_bound(bounds_in[1]):
+        return [np.full(np.shape(exact[0]), np.nan)]  # an index that may move: open
+    assigns = not body and region.ops[-1].operands[0] is region.arguments[1]
+    if assigns and not op.attr("unique_indices", False):
+        raise NoRule("an assignment whose updates may fall on one element (unique_indices = false)")
+    if not assigns and (len(body) != 1 or body[0].name != "stablehlo.add"):
+        raise NoRule(f"a body other than the update or one add ({', '.join(o.name for o in body)})")
+    propagated = [b * _SLACK for b in _applied_to_bounds(op, bounds_in, operands, module, env, keep=frozenset({1}))]
+    if assigns:
+        return propagated
+    return [p + o for p, o in zip(propagated, _own_allowance(op, operands, exact, bounds_in))]
 
 
 # ------------------------------------------------------------------------ program
@@ -535,7 +609,8 @@ def program_bounds(module: ir.Module, env: dict, recorded: dict | None = None,
                         continue
                     raise NoRule("results that are not tensors")
                 with np.errstate(invalid="ignore", over="ignore"):
-                    results = _op_bounds(op, operands, bounds_in, exact, module, env)
+                    results = (_anchored_property_bounds(op, operands, bounds_in, exact)
+                               if _judged_by_a_property(op) and anchored.issuperset(op.results) else _op_bounds(op, operands, bounds_in, exact, module, env))
                 results = _with_masks(op, operands, exact, results, recorded, anchored)
             except NoRule as e:
                 unknown = f"no rule for {where}: {e}"
@@ -614,9 +689,10 @@ def output_bounds(module: ir.Module, inputs) -> tuple[ir.Module, tuple, ProgramB
 def anchored_run(module: ir.Module, inputs, chosen: dict) -> tuple[tuple, frozenset]:
     """``oracle_run``'s (outputs, values, recorded masks) of @main, op by op, except that every
     element the spec leaves to the implementation takes the value a backend chose (``chosen``:
-    its values of @main's Values, a replay's), and the Values so anchored.  What follows such
-    an element is then bounded as for an implementation that made the backend's choices,
-    instead of being open."""
+    its values of @main's Values, a replay's), and so do the results of an op judged by a
+    property where the backend's pass that property on these operands (``_property_anchored``);
+    and the Values so anchored.  What follows them is then bounded as for an implementation
+    that made the backend's choices, instead of being open."""
     main = module.main
     recorded: dict = {}
     context = Context(module, impl_defined=recorded)
@@ -627,9 +703,14 @@ def anchored_run(module: ir.Module, inputs, chosen: dict) -> tuple[tuple, frozen
             break
         operands = [env[v] for v in op.operands]
         results = run_ops((op, ir.Op("func.return", op.results, ())), env, context)
+        if _judged_by_a_property(op):  # (its masks cover every element: the property decides)
+            taken = _property_anchored(op, operands, results, chosen)
+            env.update(zip(op.results, results if taken is None else taken))
+            anchored.update(op.results if taken is not None else ())
+            continue
         for r, x, masks in zip(op.results, results, _masks_of(op, operands, results, recorded)):
             backend = chosen.get(r)
-            if masks and backend is not None and np.shape(backend) == np.shape(x):
+            if any(np.any(m) for m in masks) and backend is not None and np.shape(backend) == np.shape(x):
                 x = np.array(x, copy=True)
                 for m in masks:
                     m = np.broadcast_to(np.asarray(m, dtype=bool), np.shape(x))
@@ -639,13 +720,72 @@ def anchored_run(module: ir.Module, inputs, chosen: dict) -> tuple[tuple, frozen
     return ([env[v] for v in main.ops[-1].operands], env, recorded), frozenset(anchored)
 
 
+def _property_anchored(op: ir.Op, operands: list, exact: list, chosen: dict) -> list | None:
+    """The backend's results (``chosen``) of an op judged by a property (a LAPACK target: eigenvalues
+    in its own order, eigenvectors up to a phase), where they pass that property on ``operands``:
+    what a conforming implementation making the backend's choices returns (None: not taken)."""
+    backend = [chosen.get(r) for r in op.results]
+    if any(b is None or np.shape(b) != np.shape(x) for b, x in zip(backend, exact)):
+        return None
+    verdict = oracle.lookup(op.name).extra["compare"](list(exact), backend, list(operands), op)
+    return backend if verdict.status == Status.PASS else None
+
+
 def anchored_output_bounds(expansion: rewrite.Expansion, inputs, chosen: dict) -> tuple[ir.Module, tuple,
                                                                                         ProgramBounds]:
-    """``output_bounds`` of the expanded program a backend ran (its replay's ``expansion``), its
-    implementation-defined elements anchored on the backend's values ``chosen`` (``anchored_run``)."""
-    values, anchored = anchored_run(expansion.module, inputs, chosen)
-    bounds = program_bounds(expansion.module, values[1], values[2], expansion.paths, anchored)
-    return expansion.module, values, _selectors_settled(expansion, bounds)
+    """``output_bounds`` of the expanded program a backend ran (its replay's ``expansion``), the
+    spec's free choices anchored on the backend's values ``chosen``: implementation-defined
+    elements and results judged by a property (``anchored_run``), and the precision of dot_general
+    / convolution (``at_chosen_precision``)."""
+    module, paths = at_chosen_precision(expansion.module, expansion.paths, chosen)
+    values, anchored = anchored_run(module, inputs, chosen)
+    bounds = program_bounds(module, values[1], values[2], paths, anchored)
+    return module, values, _selectors_settled(expansion, bounds)
+
+
+#: ops whose precision_config lets an implementation round their operands first (DEFAULT: to bf16)
+_PRECISION_OPS = frozenset({"stablehlo.dot_general", "stablehlo.convolution"})
+_HIGHEST = ir.ArrayAttr(tuple(ir.EnumAttr("precision", "HIGHEST") for _ in range(2)))
+
+
+def at_chosen_precision(module: ir.Module, paths: dict, chosen: dict) -> tuple[ir.Module, dict]:
+    """``module`` (and its ops' ``paths``) with each top-level dot_general / convolution whose
+    precision_config is not HIGHEST made HIGHEST where the backend's values ``chosen`` (a replay's)
+    show that choice: its result on its operands there is within the HIGHEST allowance (the op's
+    error bound without operand rounding).  precision_config DEFAULT lets an implementation round
+    the operands to bf16 (oracle/ops/dot_general.py), which a whole program's bound then carries
+    through every op after it; the implementation making the backend's choices does not."""
+    main, changed = module.main, {}
+    for op in main.ops:
+        if (op.name not in _PRECISION_OPS or op.attr("algorithm", None) is not None
+                or tuple(op.attr("precision_config", ())) == ("HIGHEST", "HIGHEST")):
+            continue
+        highest = ir.Op(op.name, op.operands, op.results, {**op.attributes, "precision_config": _HIGHEST},
+                        op.regions, op.location)
+        if _within_allowance(highest, chosen, module):
+            changed[op] = highest
+    if not changed:
+        return module, paths
+    ops = tuple(changed.get(op, op) for op in main.ops)
+    function = ir.Function(main.name, main.arguments, main.result_types, ops, main.visibility, main.location)
+    module = ir.Module(tuple(function if f is main else f for f in module.functions), module.attributes,
+                       module.declarations)
+    return module, {changed.get(op, op): path for op, path in paths.items()}
+
+
+def _within_allowance(op: ir.Op, chosen: dict, module: ir.Module) -> bool:
+    """The backend's result of ``op`` (``chosen``) is within ``op``'s own error bound of the oracle's
+    on the backend's operands."""
+    operands, actual = [chosen.get(v) for v in op.operands], chosen.get(op.results[0])
+    if actual is None or any(x is None for x in operands):
+        return False
+    try:
+        expected = _evaluate(op, operands, module, {})[0]
+        et = op.results[0].type.element_type
+        bound = oracle.lookup(op.name).extra["error_bound"](op, operands, [TensorType(np.shape(expected), et)])[0]
+        return compare(expected, actual, et, _row_of(op, op.results[0]), error_bound=bound).status == Status.PASS
+    except Exception:  # noqa: BLE001 - an op the rule cannot read keeps its own precision
+        return False
 
 
 def _selectors_settled(expansion: rewrite.Expansion, bounds: ProgramBounds) -> ProgramBounds:

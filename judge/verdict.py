@@ -432,8 +432,9 @@ def _first_run_judge(module: ir.Module, inputs) -> Callable:
                                                                            what="the first run's")
         if again is None or (again.status != Status.PASS and settled is not None and settled.status == Status.MISMATCH):
             return settled
-        return Verdict(again.status, f"{again.message}\n(the elements the spec leaves to the implementation "
-                                     f"taken as the replay's)", comparison=again.comparison)
+        return Verdict(again.status, f"{again.message}\n(the spec's free choices -- implementation-defined "
+                                     f"elements, results judged by a property, dot precision -- taken as the "
+                                     f"replay's)", comparison=again.comparison)
     return judge
 
 

@@ -7,10 +7,12 @@ for f32, f64, c64 and c128), lowered with ``jax.jit(f).lower(...).as_text()`` an
 oracle.  Prints one line per (function, dtype) the oracle cannot run, then the totals.
 
     python examples/jax_programs/survey_linalg.py [-v] [--judge] [--more] [--dtypes float64,complex128]
+                                                  [--only invhilbert,cross,rsf2csf]
 
 ``--judge`` also runs each program on XLA (adapters' ``xla`` backend) and judges its outputs
 with the oracle's judge (judge.verdict.judge_program, replaying on XLA to attribute a mismatch to
-an op; LAPACK targets by their property judges), counting the verdicts.
+an op; LAPACK targets by their property judges), counting the verdicts.  ``--only`` keeps the
+functions and variants whose name is one of those given (a re-run of the ones that mismatched).
 """
 
 from __future__ import annotations
@@ -177,7 +179,8 @@ def _run(label, dtype, text, dynamic, problems, verdicts, xla):
         problems.append((label, np.dtype(dtype).name, "xla " + verdict.status, str(verdict.message)[:300]))
 
 
-def survey(verbose: bool = False, judge: bool = False, dtypes=DTYPES, modules=MODULES):
+def survey(verbose: bool = False, judge: bool = False, dtypes=DTYPES, modules=MODULES, only=None):
+    """``only``: the function / variant names to survey (None: all)."""
     problems, targets, ran, verdicts = [], Counter(), 0, Counter()
     xla = None
     if judge:
@@ -185,6 +188,8 @@ def survey(verbose: bool = False, judge: bool = False, dtypes=DTYPES, modules=MO
         xla = get_backend("xla")
     for mod_name, mod in modules.items():
         for name, fn in _public(mod):
+            if only is not None and name not in only:
+                continue
             for dtype in dtypes:
                 if verbose:
                     print(f"  {mod_name}.{name} {np.dtype(dtype).name}", flush=True)
@@ -200,6 +205,8 @@ def survey(verbose: bool = False, judge: bool = False, dtypes=DTYPES, modules=MO
                 _run(f"{mod_name}.{name}", dtype, text, dynamic, problems, verdicts, xla)
     variants = {f"variant {k}": f for k, f in VARIANTS.items()}
     for label, fn in variants.items():
+        if only is not None and label.removeprefix("variant ") not in only:
+            continue
         for dtype in dtypes:
             spd = _inputs(dtype)[0][0]
             try:
@@ -223,7 +230,8 @@ if __name__ == "__main__":
     if "--dtypes" in argv:
         chosen = tuple(getattr(np, t) for t in argv[argv.index("--dtypes") + 1].split(","))
     modules = {**MODULES, **MORE_MODULES} if "--more" in argv else MODULES
-    problems, targets, ran, verdicts = survey("-v" in argv, "--judge" in argv, chosen, modules)
+    only = set(argv[argv.index("--only") + 1].split(",")) if "--only" in argv else None
+    problems, targets, ran, verdicts = survey("-v" in argv, "--judge" in argv, chosen, modules, only)
     for p in problems:
         print(" | ".join(p))
     print(f"{ran} (function, dtype) programs lowered and run on the oracle; {len(problems)} problems")
