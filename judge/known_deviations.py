@@ -225,6 +225,24 @@ def recorded(deviation: Deviation | None) -> dict:
             "link": deviation.link}
 
 
+def entry_of(backend: str, verdict, module=None) -> dict:
+    """The entry explaining a judged case (a judge.verdicts.Verdict), as ``recorded``: the one the
+    judge recorded on it, else -- a crash, timeout or error has no judged culprit -- the one
+    ``explain_failure`` finds for its op, or any op of ``module`` ({}: none does)."""
+    if verdict.deviation or verdict.status not in FAILING:
+        return dict(verdict.deviation or {})
+    return recorded(explain_failure(backend, verdict.status, verdict.op, verdict.dtype, verdict.triggers,
+                                    module).deviation)
+
+
+def describe(record: dict) -> str:
+    """One line naming a recorded entry: the file that lists it, its op and element types, the
+    condition it needs, its reason."""
+    when = f", when {record['condition']}" if record.get("condition") else ""
+    return (f"{record.get('file') or 'a deviation table'}: {record['op']} ({record['dtypes']}){when}: "
+            f"{record['reason']}")
+
+
 def _from_record(record: dict) -> Deviation | None:
     if not record:
         return None
