@@ -1,0 +1,66 @@
+"""A process grid's verdict is complete when the judge returns it (issue 23): judge/grid_op.py
+fills the deviation entry that explains a failing case and the conditions found to hold, on the
+operands of the process its message names, so conformance/grid_run.py only stores them.  A table
+of the test's own, so each test fails on the judge's matching alone."""
+
+import numpy as np
+import pytest
+
+import oracle
+from judge import known_deviations
+from judge.grid_op import grid_failure, judge_op_per_process
+from judge.known_deviations import Deviation
+from judge.status import Status
+from judge.verdict import Traits
+
+ADD = """
+func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = stablehlo.add %x, %x : tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+"""
+
+
+@pytest.fixture
+def table(monkeypatch):
+    entries = [Deviation("fake", "add", "f32", ("mismatch",), "add with a NaN operand", when="nan_operand"),
+               Deviation("fake", "add", "f32", ("crash",), "add crashes on a grid")]
+    monkeypatch.setattr(known_deviations, "KNOWN_DEVIATIONS", entries)
+    return entries
+
+
+def _judged(inputs, wrong_pid):
+    module = oracle.parse_module(ADD)
+    expected = {pid: [x[0] + x[0]] for pid, x in inputs.items()}
+    actual = {pid: [x[0] + np.float32(pid == wrong_pid)] for pid, x in expected.items()}  # one process 1 off
+    return judge_op_per_process(module.main.ops[0], module, inputs, actual, expected, masks_by_process={},
+                                bounds_by_process={}, traits=Traits(backend="fake"), dtype="f32")
+
+
+def test_a_failing_process_is_explained_by_the_conditions_on_its_own_operands(table):
+    nan_on_1 = {(0, 0): [np.array([1, 2, 3], np.float32)], (1, 0): [np.array([np.nan, 5, 6], np.float32)]}
+    verdict = _judged(nan_on_1, wrong_pid=(1, 0))
+    assert verdict.status == Status.MISMATCH and "nan_operand" in verdict.triggers
+    assert verdict.deviation["reason"] == "add with a NaN operand" and verdict.deviation["condition"] == "nan_operand"
+    # the NaN is on another process than the failing one: the condition does not hold there
+    nan_on_0 = {(0, 0): [np.array([np.nan, 2, 3], np.float32)], (1, 0): [np.array([4, 5, 6], np.float32)]}
+    verdict = _judged(nan_on_0, wrong_pid=(1, 0))
+    assert verdict.status == Status.MISMATCH and verdict.triggers == () and verdict.deviation == {}
+
+
+def test_a_pass_carries_no_entry(table):
+    inputs = {(0, 0): [np.array([np.nan, 2, 3], np.float32)]}
+    verdict = _judged(inputs, wrong_pid=None)
+    assert verdict.status == Status.PASS and verdict.deviation == {}
+
+
+def test_a_case_that_ended_before_judging_gets_its_entry_from_the_judge(table):
+    module = oracle.parse_module(ADD)
+    inputs = {(0, 0): [np.array([1, 2, 3], np.float32)]}
+    crash = grid_failure(module.main.ops[0], module, inputs, Status.CRASH, "aborted", traits=Traits(backend="fake"),
+                         dtype="f32")
+    assert crash.status == Status.CRASH and crash.op == "stablehlo.add"
+    assert crash.deviation["reason"] == "add crashes on a grid" and crash.deviation["file"] == ""
+    refused = grid_failure(module.main.ops[0], module, inputs, Status.REJECTED, "no grid", traits=Traits(backend="fake"),
+                           dtype="f32")
+    assert refused.deviation == {}  # a refusal is never a deviation
