@@ -78,6 +78,9 @@ from .fuzz_storing import Finding, FindingsFolder
 #: time): in about the time of two alone; a failing program is isolated by the backend (run
 #: alone), so each verdict is its own.
 BATCH_PROGRAMS = 8
+#: Callers a campaign lets each backend take at once when it overlaps batches (``_launch``): a
+#: worker process compiling the next batch and one running the replays judging the last needs.
+OVERLAPPING_CALLERS = 2
 #: How often a campaign rewrites summary.json while it runs (a killed campaign loses at most this much).
 SUMMARY_REFRESH_SECONDS = 10.0
 
@@ -132,6 +135,12 @@ class Campaign:
         self._launched: float | None = None  # when the last batch went to the backends
         self._batch_seconds = 0.0  # from one batch to the next (drawing, running and judging it)
         self._pending: RunsInFlight | None = None  # the programs whose runs are in flight (``_launch``)
+        # a batch is judged while the next one compiles, where every backend takes two callers at
+        # once (one worker process compiling the next batch, one running the replays judging needs)
+        self._overlapping = self.batch_programs > 1 and all(hasattr(b, "set_jobs") for b in self.backends)
+        if self._overlapping:
+            for b in self.backends:
+                b.set_jobs(OVERLAPPING_CALLERS)
 
     @property
     def backend_names(self) -> str:
@@ -410,20 +419,23 @@ class Campaign:
         return self.deadline is not None and self.deadline - time.perf_counter() < 2 * self._batch_seconds
 
     def _launch(self) -> None:
-        """The programs drawn so far go to the backends (``RunsInFlight``), once the ones in
-        flight are judged."""
-        self._finish_pending()
+        """The programs drawn so far go to the backends (``RunsInFlight``); the ones in flight
+        before are judged meanwhile (``_overlapping``), or first."""
+        earlier, self._pending = self._pending, None
+        if not self._overlapping:
+            self._judge_batch(earlier)
         ready, self._ready = self._ready, []
-        if not ready:
-            return
-        now = time.perf_counter()
-        if self._launched is not None:
-            self._batch_seconds = now - self._launched
-        self._launched = now
-        self._pending = RunsInFlight(ready, self._run_many, self._run_batch)
-        if self.recorded is not None:
-            self.recorded.extend((item.text, item.inputs) for item in ready if item.runs_anywhere
-                                 for _ in item.backends)
+        if ready:
+            now = time.perf_counter()
+            if self._launched is not None:
+                self._batch_seconds = now - self._launched
+            self._launched = now
+            self._pending = RunsInFlight(ready, self._run_many, self._run_batch)
+            if self.recorded is not None:
+                self.recorded.extend((item.text, item.inputs) for item in ready if item.runs_anywhere
+                                     for _ in item.backends)
+        if self._overlapping:
+            self._judge_batch(earlier)
 
     def _backends_for(self, program, inputs) -> list:
         """The campaign's backends less those known to refuse what the program holds (counted)."""
@@ -437,9 +449,12 @@ class Campaign:
         return out
 
     def _finish_pending(self) -> None:
-        """Judge the programs whose runs are in flight, if any (waiting for them first), in the
-        order they were drawn."""
+        """Judge the programs whose runs are in flight, if any (``_judge_batch``)."""
         pending, self._pending = self._pending, None
+        self._judge_batch(pending)
+
+    def _judge_batch(self, pending: RunsInFlight | None) -> None:
+        """Judge a batch's programs (waiting for their runs first), in the order they were drawn."""
         if pending is None:
             return
         t = time.perf_counter()
@@ -525,7 +540,7 @@ class Campaign:
         return self.write_summary()
 
     def _programs_started(self) -> int:
-        """Programs counted, plus those drawn or in flight."""
+        """Programs counted, plus those drawn or in flight (a batch being judged is counted as it is)."""
         return self.stats.programs + len(self._ready) + (len(self._pending.ready) if self._pending is not None else 0)
 
     def _run_rounds(self, out_of_budget, max_programs) -> None:
