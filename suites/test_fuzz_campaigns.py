@@ -238,7 +238,10 @@ def test_several_backends_in_one_campaign(tmp_path):
     assert summary["findings"] and all(f["signature"].startswith("cmd:") for f in summary["findings"])
     assert all(f["beside"] == {"oracle": "pass"} for f in summary["findings"])
     assert list(summary["disagreements"].values())[0] >= 1
-    assert np.all([f["ops"] == 1 for f in summary["findings"]])
+    # shrunk to the negate alone; on a loaded machine the shrinking floor (10 s of runner
+    # processes) may end before a later finding is done: that one says so (shrunk False)
+    assert summary["findings"][0]["shrunk"]
+    assert all(f["ops"] == 1 for f in summary["findings"] if f["shrunk"])
 
 
 def test_triage_merges_folders_replays_and_sorts(tmp_path, monkeypatch):
