@@ -609,8 +609,10 @@ def program_bounds(module: ir.Module, env: dict, recorded: dict | None = None,
                         continue
                     raise NoRule("results that are not tensors")
                 with np.errstate(invalid="ignore", over="ignore"):
-                    results = (_anchored_property_bounds(op, operands, bounds_in, exact)
-                               if _judged_by_a_property(op) and anchored.issuperset(op.results) else _op_bounds(op, operands, bounds_in, exact, module, env))
+                    if _judged_by_a_property(op) and anchored.issuperset(op.results):
+                        results = _anchored_property_bounds(op, operands, bounds_in, exact)
+                    else:
+                        results = _op_bounds(op, operands, bounds_in, exact, module, env)
                 results = _with_masks(op, operands, exact, results, recorded, anchored)
             except NoRule as e:
                 unknown = f"no rule for {where}: {e}"

@@ -96,7 +96,7 @@ class _Found:
     notes: list = field(default_factory=list)
     operands: list | None = None   # the operands the culprit op got (for deviation conditions)
     program: ir.Module | None = None  # the (rewritten) program whose @main holds the culprit op
-    masks: list | None = None      # per output: its implementation-defined elements (None: none)
+    masks_from: Callable | None = None  # computes, per output, its implementation-defined elements (None: none)
 
     @property
     def triggers(self) -> tuple:
@@ -118,13 +118,14 @@ class _Found:
         name, the entry explaining it in ``module`` (``explain_failure``, as results.json records it)."""
         if self.status != Status.MISMATCH:
             return Verdict(self.status, self.message, expected=self.expected, op_index=self.op_index,
-                           masks=self.masks, comparison=self.comparison, notes=self.notes, replayed=self.replayed)
+                           masks_from=self.masks_from, comparison=self.comparison, notes=self.notes,
+                           replayed=self.replayed)
         op, triggers = self.op.name if self.op is not None else "argument", self.triggers
         deviation = recorded(explain_failure(backend, self.status, op, self.dtype, triggers, module).deviation
                              if backend else None)
         return Verdict(self.status, self.message, op, self.dtype, expected=self.expected, triggers=triggers,
-                       op_index=self.op_index, deviation=deviation, masks=self.masks, comparison=self.comparison,
-                       notes=self.notes, replayed=self.replayed)
+                       op_index=self.op_index, deviation=deviation, masks_from=self.masks_from,
+                       comparison=self.comparison, notes=self.notes, replayed=self.replayed)
 
 
 def replay_command(reproducer_dir: str, backend_name: str) -> str:
@@ -296,21 +297,24 @@ def _judged_program(module: ir.Module, inputs: Sequence, actual: Sequence, *, tr
         module, oracle_values = inlined, None
     expected, env, recorded = oracle_values or oracle_run(module, inputs)
     found = _judged_outputs(module, inputs, list(actual), traits, rerun, expected, env, recorded)
-    found.masks = _output_masks(module, env, recorded)
+    found.masks_from = _output_masks(module, env, recorded)
     return found
 
 
-def _output_masks(module: ir.Module, env: dict, recorded: dict) -> list:
-    """Each output's implementation-defined elements (None: none): its producing op's masks on the
-    oracle's values (``op_masks``), joined with those the oracle recorded while evaluating."""
+def _output_masks(module: ir.Module, env: dict, recorded: dict) -> Callable[[], list]:
+    """What computes each output's implementation-defined elements (None: none) when first asked:
+    its producing op's masks on the oracle's values (``op_masks``), joined with those the oracle
+    recorded while evaluating.  Only the producing ops' values are kept, not the whole run."""
     producers = {r: op for op in module.main.ops for r in op.results}
-    masks = []
+    needed = []
     for value in module.main.ops[-1].operands:
-        op, table = producers.get(value), None
-        if op is not None:
-            table = _masks_of(op, [env[v] for v in op.operands], [env[r] for r in op.results])[
-                list(op.results).index(value)]
-        masks.append(_either(table, recorded.get(value)))
+        op = producers.get(value)
+        values = None if op is None else ([env[v] for v in op.operands], [env[r] for r in op.results])
+        needed.append((op, value, values, recorded.get(value)))
+
+    def masks() -> list:
+        return [_either(None if op is None else _masks_of(op, *values)[list(op.results).index(value)], given)
+                for op, value, values, given in needed]
     return masks
 
 

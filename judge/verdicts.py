@@ -9,6 +9,7 @@ comparison, judge_program's replay details) stay inside judge/.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from .status import Status
 
@@ -25,11 +26,24 @@ class Verdict:
     triggers: tuple = ()        # known-deviation conditions that hold for the op (judge/deviation_conditions.py)
     op_index: int = -1          # the culprit's position in @main (-1: not known)
     deviation: dict = field(default_factory=dict)  # the entry explaining it (judge.known_deviations.recorded)
-    masks: list | None = None   # implementation-defined elements of the outputs, where the judge computed them
     comparison: object = None   # the judge's comparison of the culprit (judge.compare.Comparison), when made
     max_ulp: float | None = None    # the largest ULP distance measured (a process grid: over every process)
     notes: list = field(default_factory=list)
     replayed: bool = False      # judged on a replay (the backend ran the program again, every value returned)
+    #: computes ``masks`` on their first read (judge_program's; a fuzz campaign never reads them)
+    masks_from: Callable[[], list] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def masks(self) -> list | None:
+        """Implementation-defined elements of the outputs (one mask or None per output), where the
+        judge computed them: computed when first read."""
+        if self.masks_from is not None:
+            self._masks, self.masks_from = self.masks_from(), None
+        return getattr(self, "_masks", None)
+
+    @masks.setter
+    def masks(self, masks: list | None) -> None:
+        self._masks, self.masks_from = masks, None
 
 
 #: A value judged against a program-level bound (a golden, a first run against its replay): what

@@ -61,6 +61,6 @@ def test_a_case_that_ended_before_judging_gets_its_entry_from_the_judge(table):
                          dtype="f32")
     assert crash.status == Status.CRASH and crash.op == "stablehlo.add"
     assert crash.deviation["reason"] == "add crashes on a grid" and crash.deviation["file"] == ""
-    refused = grid_failure(module.main.ops[0], module, inputs, Status.REJECTED, "no grid", traits=Traits(backend="fake"),
-                           dtype="f32")
+    refused = grid_failure(module.main.ops[0], module, inputs, Status.REJECTED, "no grid",
+                           traits=Traits(backend="fake"), dtype="f32")
     assert refused.deviation == {}  # a refusal is never a deviation
