@@ -537,7 +537,8 @@ def _geev_moved(a, bound, exact: list) -> list:
         if not 2 * radius[k] < gaps.min(initial=np.inf):
             radius[k] = np.nan
     eigenvalues = len(exact) - 3  # (w) or (wr, wi), then vl, vr, info
-    moved = [np.broadcast_to(radius.reshape(np.shape(z)[:-1] + (1,)), np.shape(z)).copy() for z in exact[:eigenvalues]]
+    moved = [np.broadcast_to(radius.reshape(np.shape(z)[:-1] + (1,)), np.shape(z)).copy()
+             for z in exact[:eigenvalues]]
     return moved + [np.full(np.shape(z), np.nan) for z in exact[eigenvalues:-1]] + [np.zeros(np.shape(exact[-1]))]
 
 
