@@ -141,3 +141,32 @@ def test_a_highest_dot_is_left_as_it_is(precision):
     module = oracle.parse_module(DOT.replace("DEFAULT, DEFAULT", precision))
     paths = {op: (k,) for k, op in enumerate(module.main.ops)}
     assert at_chosen_precision(module, paths, {})[0] is module
+
+
+# d = 3.0 (DEFAULT precision: bf16 operands allowed, a bound of about 2**-8 * 3), then d - 2.99:
+# cancellation leaves 0.01, below that bound -- useless, unless the replay shows full precision
+CANCELLING = """
+func.func @main(%a: tensor<4xf64>, %b: tensor<4xf64>) -> tensor<f64> {
+  %d = stablehlo.dot_general %a, %b, contracting_dims = [0] x [0], precision = [DEFAULT, DEFAULT] : (tensor<4xf64>, tensor<4xf64>) -> tensor<f64>
+  %c = stablehlo.constant dense<2.99> : tensor<f64>
+  %e = stablehlo.subtract %d, %c : tensor<f64>
+  return %e : tensor<f64>
+}
+"""
+
+
+@pytest.mark.parametrize("off,status", [(1, "pass"), (1e12, "mismatch")])
+def test_a_first_run_after_a_default_dot_is_judged_at_the_precision_the_replay_shows(off, status):
+    """The replay (a backend computing what the oracle does: full precision) is within every op's
+    allowance; the first run differs from it by ``off`` ULPs of 0.01: one ULP passes on the bound
+    at HIGHEST, 10**12 of them (about 2e-6) is a mismatch."""
+    from judge.verdict import judge_program
+
+    module = oracle.parse_module(CANCELLING)
+    exact = oracle_run(module, DOT_INPUTS)[0][0]
+    first = [np.float64(exact) + off * np.spacing(np.float64(exact))]
+    verdict = judge_program(module, DOT_INPUTS, first,
+                            rerun=lambda text: oracle_run(oracle.parse_module(text), DOT_INPUTS)[0])
+    assert verdict.status == status, verdict.message
+    if status == "pass":
+        assert any("dot precision" in note for note in verdict.notes), verdict.notes
