@@ -16,8 +16,9 @@ fullgraph=True, dynamic=False)``, once per program text
 (compiled on the first input set, ~1.5 s of CPU each; the worker caches prepared programs per
 text, inductor's own cache lives under ``<cache>/torchinductor``).  A run compiles its cases 32
 to a graph (``TorchEngine.prepare_batch``: the programs' graphs called one after the other,
-traced into one; a compile costs about the same whatever the graph's size), except those in
-``INDUCTOR_ALONE``.  Inductor's first compile in a process costs ~25 s more: the worker pays
+traced into one; a compile costs about the same whatever the graph's size); the types inductor
+often refuses (``INDUCTOR_OFTEN_REFUSED``) 32 to a graph among themselves, integer division
+(``INDUCTOR_CRASHES``) alone.  Inductor's first compile in a process costs ~25 s more: the worker pays
 it once before it forks its servers (``preload_inductor``), so a crash costs a fork.  ``fullgraph=True``: a program dynamo cannot capture whole is
 refused (``rejected``) instead of silently running parts of it eagerly.  Dynamo's caches are
 reset for each new program, so its recompile limit never turns a program back into eager code.
@@ -46,13 +47,18 @@ _REFUSALS = ("not implemented for", "not supported for", "does not support", "Un
              "unsupported dtype", "is not supported", "not supported on")
 
 
-#: Programs inductor compiles alone (by their text): the float8 types and ui16 / ui32 / ui64,
-#: which it refuses in about half of the programs ("Promotion for Float8 Types is not
-#: supported", C++ compile errors; each refusal in a batch costs the batch more compiles), and
-#: integer divide / remainder, whose division by zero kills the process (SIGFPE, a listed
-#: deviation: the whole batch would run again case by case).
-INDUCTOR_ALONE = (re.compile(r"f8E"), re.compile(r"[<x]ui(16|32|64)>"),
-                  re.compile(r"stablehlo\.(divide|remainder)\b.*[<x]u?i\d+>"))
+#: Programs of the float8 types and ui16 / ui32 / ui64, which inductor refuses more often than
+#: others (dynamo's "Attempt to trace generator", ``KeyError: torch.float8_e4m3fn``, C++
+#: compile errors): they share graphs only among themselves (``shares_among_its_kind``), so a
+#: refusal splits only batches of their kind.  Compiled alone, one compile each, they were
+#: most of a default run's compiles: in ``--ops add,log,convert,dot_general,reduce,scatter,sine``
+#: 474 of the 840 programs torch can lower, of which inductor refused 74.
+INDUCTOR_OFTEN_REFUSED = (re.compile(r"f8E"), re.compile(r"[<x]ui(16|32|64)>"))
+#: Integer divide / remainder, whose division by zero kills the process (SIGFPE, a listed
+#: deviation: the whole batch would run again case by case): always compiled alone.
+INDUCTOR_CRASHES = (re.compile(r"stablehlo\.(divide|remainder)\b.*[<x]u?i\d+>"),)
+#: What inductor never compiles in a batch of the common types.
+INDUCTOR_ALONE = INDUCTOR_OFTEN_REFUSED + INDUCTOR_CRASHES
 
 
 def torch_version() -> str:
@@ -305,6 +311,12 @@ class TorchBackend(WorkerBackend):
         """Programs that can share a compiled graph (adapters.batch.may_share_a_module), but
         none that inductor often refuses or is known to crash on (``INDUCTOR_ALONE``)."""
         return may_share_a_module(program) and not any(p.search(program) for p in INDUCTOR_ALONE)
+
+    def shares_among_its_kind(self, program: str) -> bool:
+        """Programs inductor often refuses (``INDUCTOR_OFTEN_REFUSED``) share graphs among
+        themselves; those it crashes on (``INDUCTOR_CRASHES``) never share one."""
+        return (may_share_a_module(program) and any(p.search(program) for p in INDUCTOR_OFTEN_REFUSED)
+                and not any(p.search(program) for p in INDUCTOR_CRASHES))
 
     def available(self) -> tuple[bool, str]:
         if importlib.util.find_spec("torch") is None:  # no need to start a worker to say so

@@ -505,6 +505,13 @@ class WorkerBackend:
         """May this program share a compiled module with others? (no, unless a subclass says)"""
         return False
 
+    def shares_among_its_kind(self, program: str) -> bool:
+        """May this program, which ``batchable`` keeps out (its compiler often refuses programs
+        like it), share a module with programs like it?  ``run_batch`` compiles those in batches
+        of their own, so a refusal among them never fails a batch of the others.  (no, unless
+        a subclass says)"""
+        return False
+
     @property
     def refusals(self) -> RefusalProfile:
         """The likenesses of programs the compiler refused alone, this run's and remembered ones
@@ -518,23 +525,28 @@ class WorkerBackend:
                   timeout: float = 60) -> list[RunResult]:
         """One RunResult per (program, input set), the same as ``run`` gives for each alone.
 
-        Batchable programs are compiled ``batch_size`` at a time as one module.  A batch that
+        Batchable programs are compiled ``batch_size`` at a time as one module, those that share
+        only among their kind (``shares_among_its_kind``) in batches of their own.  A batch that
         is rejected or fails is split in halves (down to single cases, which take ``run``); a
         batch that crashes or hangs the worker runs case by case at once (a restart costs
         more than the compiles), so a crash is always attributed to the one case causing it."""
         results: list[RunResult | None] = [None] * len(programs)
-        batched, alone, refusals = [], {}, self.refusals  # (the profile once per call, not once per program)
+        batched, among_kind, alone, refusals = [], [], {}, self.refusals  # (the profile once per call)
         for i, program in enumerate(programs):
-            if self.batch_size > 1 and self.batchable(program) and likeness(program) not in refusals:
+            known_refused = self.batch_size <= 1 or likeness(program) in refusals
+            if not known_refused and self.batchable(program):
                 batched.append(i)
+            elif not known_refused and self.shares_among_its_kind(program):
+                among_kind.append(i)
             else:  # a program that comes back (another input set) is compiled once: run_many
                 alone.setdefault(program, []).append(i)
         for program, indices in alone.items():
             self._count("single_runs", len(indices))
             for i, r in zip(indices, self.run_many(program, [input_sets[i] for i in indices], timeout)):
                 results[i] = r
-        for start in range(0, len(batched), self.batch_size or 1):
-            self._run_isolating(batched[start:start + self.batch_size], programs, input_sets, timeout, results)
+        for group in (batched, among_kind):
+            for start in range(0, len(group), self.batch_size or 1):
+                self._run_isolating(group[start:start + self.batch_size], programs, input_sets, timeout, results)
         return results  # type: ignore[return-value]
 
     def _count(self, what: str, n: int = 1) -> None:

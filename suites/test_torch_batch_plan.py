@@ -1,0 +1,82 @@
+"""How torch-inductor's cases are planned into compiled graphs (WorkerBackend.run_batch with
+TorchBackend's predicates): the common types share batches, the types inductor often refuses
+(float8, ui16/32/64) share batches of their own, integer division and programs whose likeness
+was refused alone are compiled alone.  No worker starts: the batches are recorded, not run, so
+torch need not be installed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import adapters.refusal_profile
+from adapters.base import RunResult
+from adapters.batch import likeness
+from adapters.torch_backend import TorchBackend
+
+
+def unary(op: str, t: str) -> str:
+    return f"func.func @main(%a: {t}) -> {t} {{\n  %0 = stablehlo.{op} %a : {t}\n  return %0 : {t}\n}}\n"
+
+
+def binary(op: str, t: str) -> str:
+    return (f"func.func @main(%a: {t}, %b: {t}) -> {t} {{\n  %0 = stablehlo.{op} %a, %b : {t}\n"
+            f"  return %0 : {t}\n}}\n")
+
+
+class PlannedInductor(TorchBackend):
+    """torch-inductor whose batches and single runs are recorded instead of run."""
+
+    def __init__(self):
+        super().__init__("torch-inductor")
+        self.batches, self.singles = [], []
+
+    def _run_isolating(self, indices, programs, input_sets, timeout, results):
+        self.batches.append([programs[i] for i in indices])
+        for i in indices:
+            results[i] = RunResult("ok", [], "", 0.0)
+
+    def run_many(self, program, input_sets, timeout=60):
+        self.singles.append(program)
+        return [RunResult("ok", [], "", 0.0) for _ in input_sets]
+
+
+@pytest.fixture
+def inductor(tmp_path, monkeypatch):
+    monkeypatch.setenv("SHLO_CONFORM_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(adapters.refusal_profile, "SHIPPED_DIR", str(tmp_path / "no profiles shipped"))
+    backend = PlannedInductor()
+    yield backend
+    backend.close()
+
+
+def test_often_refused_types_share_batches_of_their_own(inductor):
+    common = [unary("exponential", f"tensor<{n}xf32>") for n in range(2, 5)]
+    often_refused = [unary("negate", "tensor<3xf8E5M2>"), unary("negate", "tensor<3xui32>"),
+                     binary("add", "tensor<2xui64>")]
+    crashing = [binary("divide", "tensor<3xui32>"), binary("remainder", "tensor<3xi16>")]
+    programs = [common[0], often_refused[0], crashing[0], common[1], often_refused[1], crashing[1],
+                often_refused[2], common[2]]
+    inductor.run_batch(programs, [[np.zeros(1)] for _ in programs])
+    assert inductor.batches == [common, often_refused]
+    assert inductor.singles == crashing
+
+
+def test_a_likeness_refused_alone_leaves_both_kinds_of_batch(inductor):
+    refused = unary("negate", "tensor<3xf8E4M3FN>")
+    inductor.refusals.add(likeness(refused))
+    programs = [unary("negate", "tensor<2x2xf8E5M2>"), unary("negate", "tensor<3xui16>"), refused,
+                unary("exponential", "tensor<3xf32>")]
+    inductor.run_batch(programs, [[np.zeros(1)] for _ in programs])
+    # f8E5M2 is made alike f8E4M3FN (likeness forgets the f8 variant): both alone
+    assert inductor.singles == [programs[0], refused]
+    assert inductor.batches == [[programs[3]], [programs[1]]]
+
+
+def test_eager_compiles_nothing_in_batches(tmp_path, monkeypatch):
+    monkeypatch.setenv("SHLO_CONFORM_CACHE", str(tmp_path / "cache"))
+    eager = TorchBackend("torch-eager")
+    try:
+        assert not eager.batch_size
+    finally:
+        eager.close()
