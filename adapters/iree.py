@@ -10,6 +10,7 @@ of its own, invoked alone; about a third of the compile CPU), except the program
 often refuses (``OFTEN_REFUSED``) and those of element types IREE refuses
 (``UNSUPPORTED_TYPES``): these share modules among themselves, where each error of the
 compiler goes to the program it names (``IreeEngine._refusal_batch``).
+``SHLO_IREE_COMPILE_LOG=FILE`` logs every compile (``log_compile``) to account for a run's CPU.
 Measured and left as they are: the in-process compiler API (``iree.compiler.api``, one
 session reused) costs about what an ``iree-compile`` process does (0.55 against 0.58 s CPU
 for a small program; 0.09 against 0.13 s for a refusal), and batches larger than 32 cost the
@@ -44,9 +45,12 @@ for the deviations found):
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
+import resource
 import signal
+import time
 
 import numpy as np
 
@@ -188,6 +192,47 @@ def cache_path(program: str, target: str) -> str | None:
     return os.path.join(root, "iree", key[:2], key + ".vmfb")
 
 
+#: Set to a file path, every compile the engine asks for appends one JSON line there
+#: (``log_compile``, ``log_request``): to account for a run's compile CPU (issue 25).
+ENV_COMPILE_LOG = "SHLO_IREE_COMPILE_LOG"
+#: How a combined module names each program's entry (adapters.batch.entry_name, generic form).
+_ENTRY_SYMBOL = re.compile(r'sym_name = "c\d+_main"')
+
+
+def log_compile(program: str, outcome: str, started: tuple[float, float], via: str, diagnostics: str = "") -> None:
+    """One line in ``$SHLO_IREE_COMPILE_LOG`` (if set) about a compile that began at ``started``
+    (``_clocks()``), asked ``via`` "alone", "batch" or "refusal batch": the worker's pid, the
+    programs in the module, the outcome ("compiled", "refused", "cached", "cached-refused"),
+    the wall and CPU seconds (the worker's and iree-compile's), a refusal's first error line."""
+    wall, cpu = (now - then for now, then in zip(_clocks(), started))
+    error = next((line for line in diagnostics.splitlines() if "error:" in line), diagnostics[:200])
+    _log_line(programs=max(len(_ENTRY_SYMBOL.findall(program)), 1), chars=len(program), via=via, outcome=outcome,
+              wall=round(wall, 4), cpu=round(cpu, 4), sha=_sha(program), error=error[:300])
+
+
+def log_request(via: str, programs: list[str]) -> None:
+    """One line in ``$SHLO_IREE_COMPILE_LOG`` (if set): the programs a worker was asked to
+    prepare together (their text's hashes), to count the programs prepared more than once."""
+    _log_line(via=via, outcome="request", members=[_sha(p) for p in programs])
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha1(text.encode()).hexdigest()[:12]
+
+
+def _log_line(**fields) -> None:
+    path = os.environ.get(ENV_COMPILE_LOG)
+    if path:
+        with open(path, "a", encoding="utf-8") as f:  # one short line: O_APPEND keeps it whole
+            f.write(json.dumps({"pid": os.getpid(), **fields}) + "\n")
+
+
+def _clocks() -> tuple[float, float]:
+    """Wall seconds, and the CPU seconds of this process and its finished children (iree-compile)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.perf_counter(), own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def _write_atomically(path: str, data: bytes) -> None:
     os.makedirs(os.path.dirname(path), exist_ok=True)
     tmp = f"{path}.{os.getpid()}.tmp"
@@ -213,17 +258,21 @@ class IreeEngine:
     def info(self) -> str:
         return f"IREE {iree_version()}, target {self.target}, driver local-sync"
 
-    def _compile(self, program: str, *, whole: bool = False) -> bytes:
+    def _compile(self, program: str, *, whole: bool = False, via: str = "batch") -> bytes:
         """The .vmfb of ``program``, or Rejected with the compiler's diagnostics (the first 30
         lines; ``whole``: all of them, to tell a module's programs apart)."""
+        started = _clocks()
         path = cache_path(program, self.target)
         if path and os.path.exists(path):
             with open(path, "rb") as f:
-                return f.read()
+                vmfb = f.read()
+            log_compile(program, "cached", started, via)
+            return vmfb
         refusal = path and f"{path[:-len('.vmfb')]}.refused"
         if refusal and os.path.exists(refusal):  # a diagnostic is as deterministic as a module
             with open(refusal, encoding="utf-8") as f:
                 diagnostics = f.read()
+            log_compile(program, "cached-refused", started, via, diagnostics)
             raise Rejected(diagnostics if whole else _shortened(diagnostics))
         try:
             vmfb = self.compiler.compile_str(program, input_type="stablehlo", target_backends=[self.target],
@@ -231,19 +280,23 @@ class IreeEngine:
         except self.compiler.CompilerToolError as e:
             code = getattr(getattr(e, "process", None), "returncode", 1)
             if code is not None and code < 0:  # the compiler died: a crash, not a refusal
+                log_compile(program, f"killed by signal {-code}", started, via)
                 os.write(2, f"iree-compile killed by signal {-code}\n{_shortened(_diagnostics(e))}\n".encode())
                 os.kill(os.getpid(), -code if -code != signal.SIGKILL else signal.SIGABRT)
             diagnostics = _diagnostics(e)
+            log_compile(program, "refused", started, via, diagnostics)
             if refusal:  # (a warm run's refusals cost more CPU than its compiles: 4450 of 9799 cases)
                 _write_atomically(refusal, diagnostics.encode())
             raise Rejected(diagnostics if whole else _shortened(diagnostics)) from None
+        log_compile(program, "compiled", started, via)
         if path:
             _write_atomically(path, vmfb)
         return vmfb
 
     def prepare(self, program: str) -> _Prepared:
+        log_request("alone", [program])
         arg_types, result_types = main_signature(parse_mlir(program))
-        vmfb = self._compile(program)  # first: the compiler's own diagnostic is the better message
+        vmfb = self._compile(program, via="alone")  # first: the compiler's own diagnostic is the better message
         problem = _boundary_problem(arg_types, result_types)
         if problem:
             raise Rejected(problem)
@@ -274,6 +327,7 @@ class IreeEngine:
         (no HAL element type) is refused as prepare() refuses it after its compile."""
         same_as = first_occurrences(programs)
         texts = {k: programs[k] for k in sorted(set(same_as))}
+        log_request("batch", list(texts.values()))
         if all(refusal_prone(text, self.target) for text in texts.values()):
             batch = self._refusal_batch(texts)
         else:
@@ -306,7 +360,7 @@ class IreeEngine:
             except Rejected:  # a program that does not parse: the ordinary batch leaves it out
                 return compile_batch(texts, self._compile, one_main=False, left_out=left_out)
             try:
-                compiled = self._compile(text, whole=True)
+                compiled = self._compile(text, whole=True, via="refusal batch")
             except Rejected as e:
                 refused = diagnostics_by_program(str(e), first_lines)
                 if not refused:

@@ -1,0 +1,37 @@
+"""The IREE compile log (``SHLO_IREE_COMPILE_LOG``, adapters/iree.py): one line per compile
+and per request, to account for a run's CPU.  Skipped when IREE is not installed; ~5 s."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import numpy as np
+import pytest
+
+HAS_IREE = importlib.util.find_spec("iree") is not None and importlib.util.find_spec("iree.runtime") is not None
+
+
+def unary(op: str, t: str) -> str:
+    return f"func.func @main(%a: {t}) -> {t} {{\n  %0 = stablehlo.{op} %a : {t}\n  return %0 : {t}\n}}\n"
+
+
+@pytest.mark.skipif(not HAS_IREE, reason="IREE is not installed (pip install -e '.[iree]')")
+def test_each_compile_is_one_line_with_its_outcome(tmp_path, monkeypatch):
+    from adapters import get_backend
+
+    log = tmp_path / "compiles.jsonl"
+    monkeypatch.setenv("SHLO_CONFORM_CACHE", str(tmp_path / "cache"))  # (read by each new worker)
+    monkeypatch.setenv("SHLO_IREE_COMPILE_LOG", str(log))
+    negate = unary("negate", "tensor<2xf32>")
+    with get_backend("iree-llvm-cpu") as backend:
+        assert backend.run(negate, [np.array([1, -2], np.float32)]).outputs[0].tolist() == [-1, 2]
+        assert backend.run(unary("abs", "tensor<2xf6E2M3FN>"), [np.zeros(2, np.uint8)]).status == "rejected"
+        backend.restart()  # a fresh worker finds the module in the disk cache
+        assert backend.run(negate, [np.array([3, 0], np.float32)]).outputs[0].tolist() == [-3, 0]
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [(line["via"], line["outcome"]) for line in lines] == [
+        ("alone", "request"), ("alone", "compiled"), ("alone", "request"), ("alone", "refused"),
+        ("alone", "request"), ("alone", "cached")]
+    assert lines[1]["programs"] == 1 and lines[1]["cpu"] > 0 and lines[1]["sha"] == lines[0]["members"][0]
+    assert "unsupported element type" in lines[3]["error"] or "unable to pack" in lines[3]["error"], lines[3]
