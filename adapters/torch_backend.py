@@ -37,7 +37,7 @@ import re
 import numpy as np
 
 from .base import Rejected, RunStatus
-from .batch import LeftOut, first_occurrences, in_rounds, may_share_a_module
+from .batch import LeftOut, first_occurrences, in_rounds, likeness, may_share_a_module
 from .worker import WorkerBackend
 
 MODES = {"torch-eager": "eager", "torch-inductor": "inductor"}
@@ -59,6 +59,7 @@ INDUCTOR_OFTEN_REFUSED = (re.compile(r"f8E"), re.compile(r"[<x]ui(16|32|64)>"))
 INDUCTOR_CRASHES = (re.compile(r"stablehlo\.(divide|remainder)\b.*[<x]u?i\d+>"),)
 #: What inductor never compiles in a batch of the common types.
 INDUCTOR_ALONE = INDUCTOR_OFTEN_REFUSED + INDUCTOR_CRASHES
+_FLOAT8 = re.compile(r"(?<=[<x])f8E\w+(?=>)")
 
 
 def torch_version() -> str:
@@ -317,6 +318,12 @@ class TorchBackend(WorkerBackend):
         themselves; those it crashes on (``INDUCTOR_CRASHES``) never share one."""
         return (may_share_a_module(program) and any(p.search(program) for p in INDUCTOR_OFTEN_REFUSED)
                 and not any(p.search(program) for p in INDUCTOR_CRASHES))
+
+    def refusal_likeness(self, program: str) -> frozenset:
+        """adapters.batch.likeness with the float8 variants told apart: inductor refuses log and
+        sine on f8E4M3FN and f8E5M2 (C++ compile errors) and f8E8M0FNU (dynamo), but compiles
+        them on f8E4M3FNUZ and f8E5M2FNUZ; alike, the FNUZ ones would be compiled alone."""
+        return likeness(program) | frozenset(_FLOAT8.findall(program))
 
     def available(self) -> tuple[bool, str]:
         if importlib.util.find_spec("torch") is None:  # no need to start a worker to say so

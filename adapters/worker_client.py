@@ -512,6 +512,11 @@ class WorkerBackend:
         a subclass says)"""
         return False
 
+    def refusal_likeness(self, program: str) -> frozenset:
+        """What the refusal profile (``refusals``) remembers of a program refused alone, and
+        looks up: adapters.batch.likeness, unless a backend tells programs apart more finely."""
+        return likeness(program)
+
     @property
     def refusals(self) -> RefusalProfile:
         """The likenesses of programs the compiler refused alone, this run's and remembered ones
@@ -533,7 +538,7 @@ class WorkerBackend:
         results: list[RunResult | None] = [None] * len(programs)
         batched, among_kind, alone, refusals = [], [], {}, self.refusals  # (the profile once per call)
         for i, program in enumerate(programs):
-            known_refused = self.batch_size <= 1 or likeness(program) in refusals
+            known_refused = self.batch_size <= 1 or self.refusal_likeness(program) in refusals
             if not known_refused and self.batchable(program):
                 batched.append(i)
             elif not known_refused and self.shares_among_its_kind(program):
@@ -562,8 +567,8 @@ class WorkerBackend:
         (adapters.batch.likeness) stay out of later batches, in this run and later ones
         (``refusals``), where they would be refused too and cost each batch another compile."""
         result = self._single(program, inputs, timeout)
-        if result.status == RunStatus.REJECTED and likeness(program):
-            self.refusals.add(likeness(program))
+        if result.status == RunStatus.REJECTED and self.refusal_likeness(program):
+            self.refusals.add(self.refusal_likeness(program))
         return result
 
     def _run_isolating(self, indices, programs, input_sets, timeout, results) -> None:

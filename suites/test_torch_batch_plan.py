@@ -29,7 +29,7 @@ class PlannedInductor(TorchBackend):
 
     def __init__(self):
         super().__init__("torch-inductor")
-        self.batches, self.singles = [], []
+        self.batches, self.singles, self.refused = [], [], set()
 
     def _run_isolating(self, indices, programs, input_sets, timeout, results):
         self.batches.append([programs[i] for i in indices])
@@ -39,6 +39,9 @@ class PlannedInductor(TorchBackend):
     def run_many(self, program, input_sets, timeout=60):
         self.singles.append(program)
         return [RunResult("ok", [], "", 0.0) for _ in input_sets]
+
+    def run(self, program, inputs, timeout=60):  # (a case of a failed batch, run alone)
+        return RunResult("rejected" if program in self.refused else "ok", None, "", 0.0)
 
 
 @pytest.fixture
@@ -63,14 +66,25 @@ def test_often_refused_types_share_batches_of_their_own(inductor):
 
 
 def test_a_likeness_refused_alone_leaves_both_kinds_of_batch(inductor):
-    refused = unary("negate", "tensor<3xf8E4M3FN>")
-    inductor.refusals.add(likeness(refused))
-    programs = [unary("negate", "tensor<2x2xf8E5M2>"), unary("negate", "tensor<3xui16>"), refused,
-                unary("exponential", "tensor<3xf32>")]
+    refused = [unary("negate", "tensor<3xf8E4M3FN>"), unary("exponential", "tensor<3xf32>")]
+    inductor.refused.update(refused)
+    for program in refused + [unary("sine", "tensor<2xf32>")]:  # cases of a failed batch, run alone
+        inductor._isolated(program, [np.zeros(1)], 60)
+    programs = [unary("negate", "tensor<2x2xf8E4M3FN>"), unary("negate", "tensor<2x2xf8E5M2>"),
+                unary("negate", "tensor<3xui16>"), unary("exponential", "tensor<2x5xf32>"),
+                unary("sine", "tensor<3xf32>")]
+    inductor.singles.clear()
     inductor.run_batch(programs, [[np.zeros(1)] for _ in programs])
-    # f8E5M2 is made alike f8E4M3FN (likeness forgets the f8 variant): both alone
-    assert inductor.singles == [programs[0], refused]
-    assert inductor.batches == [[programs[3]], [programs[1]]]
+    # alike: the shape is forgotten; the f8 variant is not (f8E5M2 still shares a batch)
+    assert inductor.singles == [programs[0], programs[3]]
+    assert inductor.batches == [[programs[4]], [programs[1], programs[2]]]
+
+
+def test_the_refusal_likeness_tells_float8_variants_apart(inductor):
+    fn, fnuz = unary("log", "tensor<3xf8E4M3FN>"), unary("log", "tensor<2xf8E4M3FNUZ>")
+    assert likeness(fn) == likeness(fnuz)
+    assert inductor.refusal_likeness(fn) != inductor.refusal_likeness(fnuz)
+    assert inductor.refusal_likeness(fn) == inductor.refusal_likeness(unary("log", "tensor<4x4xf8E4M3FN>"))
 
 
 def test_eager_compiles_nothing_in_batches(tmp_path, monkeypatch):
