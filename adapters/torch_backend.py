@@ -16,11 +16,13 @@ fullgraph=True, dynamic=False)``, once per program text
 (compiled on the first input set, ~1.5 s of CPU each; the worker caches prepared programs per
 text, inductor's own cache lives under ``<cache>/torchinductor``).  A run compiles its cases 32
 to a graph (``TorchEngine.prepare_batch``: the programs' graphs called one after the other,
-traced into one; a compile costs about the same whatever the graph's size); the types inductor
-often refuses (``INDUCTOR_OFTEN_REFUSED``) 32 to a graph among themselves, integer division
-(``INDUCTOR_CRASHES``) alone.  Inductor's first compile in a process costs ~25 s more: the worker pays
-it once before it forks its servers (``preload_inductor``), so a crash costs a fork.  ``fullgraph=True``: a program dynamo cannot capture whole is
-refused (``rejected``) instead of silently running parts of it eagerly.  Dynamo's caches are
+traced into one; a compile costs about the same whatever the graph's size: g++ takes ~1 s of
+CPU for one small program's kernel, ~1.4 s for 32 programs'); the types inductor often refuses
+(``INDUCTOR_OFTEN_REFUSED``) 32 to a graph among themselves, integer division
+(``INDUCTOR_CRASHES``) alone.  Inductor's first compile in a process costs ~25 s more: the
+worker pays it once before it forks its servers (``preload_inductor``), so a crash costs a
+fork.  ``fullgraph=True``: a program dynamo cannot capture whole is refused (``rejected``)
+instead of silently running parts of it eagerly.  Dynamo's caches are
 reset for each new program, so its recompile limit never turns a program back into eager code.
 
 Arrays whose dtype numpy cannot hold natively (bf16, the float8 types) cross as integer views
@@ -321,8 +323,9 @@ class TorchBackend(WorkerBackend):
 
     def refusal_likeness(self, program: str) -> frozenset:
         """adapters.batch.likeness with the float8 variants told apart: inductor refuses log and
-        sine on f8E4M3FN and f8E5M2 (C++ compile errors) and f8E8M0FNU (dynamo), but compiles
-        them on f8E4M3FNUZ and f8E5M2FNUZ; alike, the FNUZ ones would be compiled alone."""
+        sine on f8E4M3FN and f8E5M2 (C++ compile errors, in kernels long enough to be vectorized)
+        and f8E8M0FNU (dynamo), but compiles them on f8E4M3FNUZ and f8E5M2FNUZ; alike, the FNUZ
+        ones would be compiled alone."""
         return likeness(program) | frozenset(_FLOAT8.findall(program))
 
     def available(self) -> tuple[bool, str]:

@@ -6,6 +6,8 @@ torch need not be installed."""
 
 from __future__ import annotations
 
+import importlib.util
+
 import numpy as np
 import pytest
 
@@ -94,3 +96,31 @@ def test_eager_compiles_nothing_in_batches(tmp_path, monkeypatch):
         assert not eager.batch_size
     finally:
         eager.close()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="PyTorch is not installed (.[torch])")
+def test_a_batch_of_often_refused_types_gives_each_case_its_answer_alone(tmp_path, monkeypatch):
+    """log on 64 f8E4M3FN is refused (a C++ compile error in its vectorized kernel; on 3 elements
+    it compiles), on f8E4M3FNUZ and ui32 negate compile: batched among their kind, each case
+    gets the status and outputs it gets alone."""
+    monkeypatch.setenv("SHLO_CONFORM_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(adapters.refusal_profile, "SHIPPED_DIR", str(tmp_path / "no profiles shipped"))
+    import ml_dtypes
+
+    programs = [unary("log", "tensor<3xf8E4M3FNUZ>"), unary("log", "tensor<64xf8E4M3FN>"),
+                unary("negate", "tensor<3xui32>")]
+    input_sets = [[np.array([1, 2, 4], ml_dtypes.float8_e4m3fnuz)], [np.ones(64, ml_dtypes.float8_e4m3fn)],
+                  [np.array([0, 1, 7], np.uint32)]]
+    backend = TorchBackend("torch-inductor")
+    try:
+        assert all(backend.shares_among_its_kind(p) for p in programs)
+        batched = backend.run_batch(programs, input_sets)
+        alone = [backend.run(p, s) for p, s in zip(programs, input_sets)]
+        assert [r.status for r in batched] == [r.status for r in alone] == ["ok", "rejected", "ok"], batched
+        assert batched[1].message.split("\n")[0] == alone[1].message.split("\n")[0]
+        assert batched[2].outputs[0].tolist() == [0, 2**32 - 1, 2**32 - 7]  # negate wraps (spec: 2's complement)
+        assert batched[0].outputs[0].tolist() == alone[0].outputs[0].tolist()
+        assert backend.refusal_likeness(programs[1]) in backend.refusals  # learned: alone from now on
+    finally:
+        backend.close()
