@@ -17,10 +17,9 @@ for a small program; 0.09 against 0.13 s for a refusal), and batches larger than
 same per program (0.13 s CPU at 32, 64, 128 and 256 programs).
 Where a cold default run's CPU goes (``SHLO_IREE_COMPILE_LOG``, 2 cores, 1681 s in all, 1441 s
 in 3327 compiles): batches 626 s (0.136 s a program); programs compiled alone 221 s (633, 0.35 s
-each: 303 of dynamic shape, which ``may_share_a_module`` keeps out of batches though IREE compiles
-them, 163 alike a remembered refusal, 95 left out of a batch); refusal batches 349 s (0.034 s a
-program a round); refused alone 235 s (1707: 0.09 s each, 0.58 s for a linker refusal, 0.51 s for
-a compiler crash report).  Tried and not taken: programs alike a remembered refusal in refusal
+each: 303 with dynamic ops, since batched (``IreeBackend.batchable``), 163 alike a remembered
+refusal, 95 left out of a batch); refusal batches 349 s (0.034 s a program a round); refused
+alone 235 s (1707: 0.09 s each, 0.58 s for a linker refusal, 0.51 s for a compiler crash report).  Tried and not taken: programs alike a remembered refusal in refusal
 batches (26-28 % fewer compiles, the same CPU: IREE's legalizations name one program per round).
 Flags that matter:
 
@@ -62,7 +61,7 @@ import time
 import numpy as np
 
 from .base import Rejected, RunStatus, main_signature, parse_mlir
-from .batch import (CompiledBatch, LeftOut, combine_mains, compile_batch, entry_name, first_occurrences,
+from .batch import (DYNAMIC, CompiledBatch, LeftOut, combine_mains, compile_batch, entry_name, first_occurrences,
                     may_share_a_module, programs_named)
 from .worker import WorkerBackend, execute_each
 from .xla import Signature
@@ -464,10 +463,13 @@ class IreeBackend(WorkerBackend):
         super().__init__(env)
 
     def batchable(self, program: str) -> bool:
-        """Programs that can share a module (adapters.batch.may_share_a_module), but none of an
-        element type IREE refuses at once or that the target often refuses (``refusal_prone``:
-        they share modules only among themselves, ``run_batch``)."""
-        return (may_share_a_module(program) and not UNSUPPORTED_TYPES.search(program)
+        """Programs that can share a module (adapters.batch.may_share_a_module), dynamic ops
+        and shapes included (IREE compiles most: a cold default run compiled 303 such programs
+        alone, 0.32 s CPU each; on 7 dynamic ops, 532 cases, batching them took 90 s CPU
+        instead of 109, statuses identical), but none of an element type IREE refuses at once
+        or that the target often refuses (``refusal_prone``: they share modules only among
+        themselves, ``run_batch``)."""
+        return (may_share_a_module(DYNAMIC.sub("", program)) and not UNSUPPORTED_TYPES.search(program)
                 and not OFTEN_REFUSED[TARGETS[self.name]].search(program))
 
     def run_batch(self, programs: list[str], input_sets: list[list[np.ndarray]],
