@@ -158,6 +158,17 @@ def _diagnostics(error) -> str:
     return "IREE compile: " + text.split("Invoked with:", 1)[0].strip()
 
 
+#: LLVM's crash report: iree-compile caught a fatal signal, printed its stack and exited with a
+#: positive code (seen: a SIGSEGV in DispatchCreation::getBitcastRequiredType on sub-byte floats).
+_CRASH_REPORT = re.compile(r"^Stack dump:$|Please report issues to .* crash backtrace", re.M)
+
+
+def compiler_crashed(code: int | None, diagnostics: str) -> bool:
+    """Whether iree-compile crashed (killed by a signal, or LLVM's crash report) instead of
+    refusing the program with a diagnostic: a crash is a finding, a refusal is not."""
+    return (code is not None and code < 0) or bool(_CRASH_REPORT.search(diagnostics))
+
+
 def _shortened(diagnostics: str) -> str:
     lines = diagnostics.splitlines()
     return "\n".join(lines[:25] + ["..."] + lines[-3:] if len(lines) > 30 else lines)
@@ -278,18 +289,21 @@ class IreeEngine:
         if refusal and os.path.exists(refusal):  # a diagnostic is as deterministic as a module
             with open(refusal, encoding="utf-8") as f:
                 diagnostics = f.read()
-            log_compile(program, "cached-refused", started, via, diagnostics)
-            raise Rejected(diagnostics if whole else _shortened(diagnostics))
+            if not compiler_crashed(None, diagnostics):  # (a crash an older version cached: compiled again)
+                log_compile(program, "cached-refused", started, via, diagnostics)
+                raise Rejected(diagnostics if whole else _shortened(diagnostics))
         try:
             vmfb = self.compiler.compile_str(program, input_type="stablehlo", target_backends=[self.target],
                                              extra_args=compile_flags(self.target))
         except self.compiler.CompilerToolError as e:
             code = getattr(getattr(e, "process", None), "returncode", 1)
-            if code is not None and code < 0:  # the compiler died: a crash, not a refusal
-                log_compile(program, f"killed by signal {-code}", started, via)
-                os.write(2, f"iree-compile killed by signal {-code}\n{_shortened(_diagnostics(e))}\n".encode())
-                os.kill(os.getpid(), -code if -code != signal.SIGKILL else signal.SIGABRT)
             diagnostics = _diagnostics(e)
+            if compiler_crashed(code, diagnostics):  # the compiler died: a crash, not a refusal
+                signalled = code is not None and code < 0
+                how = f"killed by signal {-code}" if signalled else f"crashed (LLVM's crash report, exit code {code})"
+                log_compile(program, how, started, via)
+                os.write(2, f"iree-compile {how}\n{_shortened(diagnostics)}\n".encode())
+                os.kill(os.getpid(), -code if signalled and -code != signal.SIGKILL else signal.SIGABRT)
             log_compile(program, "refused", started, via, diagnostics)
             if refusal:  # (a warm run's refusals cost more CPU than its compiles: 4450 of 9799 cases)
                 _write_atomically(refusal, diagnostics.encode())
