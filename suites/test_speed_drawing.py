@@ -36,3 +36,42 @@ def test_drawn_cases_do_not_depend_on_strategies_built_before():
     first = _ids(collect_examples(one_op_programs(add, element_type("f32")), 3, 5))
     collect_examples(one_op_programs(oracle.all_ops()["stablehlo.multiply"], element_type("i8")), 3, 5)
     assert _ids(collect_examples(one_op_programs(add, element_type("f32")), 3, 5)) == first
+
+
+def test_large_hook_drawn_tensors_come_at_array_speed_with_every_kind_of_value():
+    """An op record's hook draws a big tensor from one seeded numpy Generator (oracle/ops/_draws.py),
+    keeping the kinds of values it draws one by one: shift amounts in range, equal to the width,
+    past it and negative; chlo domain edges; index values past both ends."""
+    import time
+
+    import numpy as np
+    from hypothesis import given, settings, strategies as st
+
+    from oracle.ops import chlo
+    from oracle.ops._elementwise import draw_shift_inputs
+    from oracle.ops.indexing import draw_index_values
+    from oracle.registry import Signature
+    from oracle.types import TensorType
+
+    i8 = element_type("i8")
+    seen = {}
+
+    @settings(max_examples=5, database=None, deadline=None)
+    @given(st.data())
+    def draw_once(data):
+        started = time.perf_counter()
+        lhs, rhs = draw_shift_inputs(data.draw, Signature((TensorType((4000,), i8),) * 2, {}, ()))
+        (acos,) = chlo._DOMAINS["acos"](data.draw, Signature((TensorType((4000,), element_type("f32")),), {}, ()))
+        index = draw_index_values(data.draw, element_type("i32"), (4000,), 0, 9)
+        seen.setdefault("seconds", []).append(time.perf_counter() - started)
+        amounts = rhs.astype(np.int64)
+        seen.setdefault("kinds", []).append(((amounts >= 0) & (amounts < 8)).any() and (amounts == 8).any()
+                                            and (amounts > 8).any() and (amounts < 0).any())
+        seen.setdefault("edges", []).append(bool(np.isnan(acos).any()) and bool((np.abs(acos) > 1).any()))
+        seen.setdefault("index", []).append(bool((index < 0).any()) and bool((index > 9).any()))
+        assert lhs.shape == rhs.shape == acos.shape == index.shape == (4000,)
+
+    draw_once()
+    assert all(seen["kinds"]) and all(seen["edges"]) and all(seen["index"])
+    # one by one, 12,000 Hypothesis draws overran Hypothesis's buffer (its health check fails)
+    assert max(seen["seconds"]) < 1.0

@@ -47,6 +47,7 @@ import numpy as np
 
 from ..errors import OracleError, UndefinedBehavior, Unsupported
 from ..numerics import note_unrepresentable, round_to
+from ._draws import drawn_elements, integers, pick, sampled_from
 from ..registry import OpInfo, Signature, register
 from ..quantization import dequantize_op_quantize
 from ..types import (ALL_ELEMENT_TYPES, BOOL, COMPLEXES, ELEMENT_TYPES, FLOATS, SIGNED_INTEGERS,
@@ -300,16 +301,15 @@ def draw_shift_inputs(draw, signature: Signature) -> list:
     n = math.prod(t.shape)
     w = et.bits
     edges = sorted({0, 1, et.max_value, et.min_value} | ({-1} if et.is_signed else set()))
-    lhs = draw(st.lists(st.one_of(st.sampled_from(edges), st.integers(et.min_value, et.max_value)),
-                        min_size=n, max_size=n))
+    lhs = drawn_elements(draw, n, st.one_of(st.sampled_from(edges), st.integers(et.min_value, et.max_value)),
+                         lambda rng, k: pick(rng, k, sampled_from(edges), integers(et.min_value, et.max_value)))
     top = (1 << w) - 1
-    amount_bits = st.one_of(
-        st.integers(0, w - 1), st.integers(0, w - 1),  # in range (twice as likely)
-        st.just(w if w <= top else top),               # exactly the width
-        st.integers(min(w, top), top),                 # >= width, as unsigned
-        st.integers(1 << (w - 1), top),                # top bit set: negative for signed types
-    )
-    rhs = draw(st.lists(amount_bits, min_size=n, max_size=n))
+    amounts = ((0, w - 1), (0, w - 1),   # in range (twice as likely)
+               (min(w, top), min(w, top)),  # exactly the width
+               (min(w, top), top),          # >= width, as unsigned
+               (1 << (w - 1), top))         # top bit set: negative for signed types
+    rhs = drawn_elements(draw, n, st.one_of(*(st.integers(a, b) for a, b in amounts)),
+                         lambda rng, k: pick(rng, k, *(integers(a, b) for a, b in amounts)))
     lhs_arr = wrap(np.array(lhs, dtype=I64 if et.is_signed else U64).reshape(t.shape), et)
     rhs_arr = from_bits(np.array(rhs, dtype=U64).reshape(t.shape), et)
     return [np.asarray(lhs_arr, et.dtype), np.asarray(rhs_arr, et.dtype)]

@@ -16,6 +16,7 @@ from ..registry import Signature, op
 from ..quantization import on_storage
 from ..types import ALL_ELEMENT_TYPES, ELEMENT_TYPES, TensorType, as_element_type
 from ._checks import shape_error
+from ._draws import drawn_elements, integers, pick, sampled_from
 from .structural import data_class, distinct_inputs, distinct_sides, ints
 
 __all__ = ["index_values", "index_types", "draw_index_values", "draw_data"]
@@ -56,12 +57,11 @@ def draw_index_values(draw, et, shape, low: int, high: int) -> np.ndarray:
     from hypothesis import strategies as st
     lo_t, hi_t = int(et.min_value), int(et.max_value)
     n = int(np.prod(shape, dtype=np.int64))
-    choices = st.one_of(
-        st.integers(low, max(low, high)),
-        st.integers(low, max(low, high)),
-        st.integers(low - 3, low - 1), st.integers(high + 1, high + 3),
-        st.sampled_from((lo_t, hi_t, -1, 0)))
-    values = draw(st.lists(choices, min_size=n, max_size=n))
+    ranges = ((low, max(low, high)), (low, max(low, high)), (low - 3, low - 1), (high + 1, high + 3))
+    extremes = (lo_t, hi_t, -1, 0)
+    choices = st.one_of(*(st.integers(a, b) for a, b in ranges), st.sampled_from(extremes))
+    values = drawn_elements(draw, n, choices, lambda rng, k: pick(rng, k, *(integers(a, b) for a, b in ranges),
+                                                                  sampled_from(extremes)))
     values = [min(max(v, lo_t), hi_t) for v in values]
     return np.array(values, dtype=object).astype(np.int64 if et.is_signed or hi_t < 2**63 else np.uint64) \
         .astype(et.dtype).reshape(shape)

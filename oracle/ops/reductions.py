@@ -52,6 +52,7 @@ from ..registry import AttributeClass, Signature, add_impl_defined, op, record_f
 from ..quantization import on_storage
 from ..types import ALL_ELEMENT_TYPES, ElementType, TensorType, as_element_type
 from ._checks import shape_error
+from ._draws import drawn_elements, integers
 
 __all__ = ["run_body", "reduce_arrays", "schedule_free", "values_differ", "monoid_ops", "is_identity",
            "stack_bounds"]
@@ -915,7 +916,7 @@ def _tied_inputs(draw, sig: Signature) -> list:
     t = sig.operand_types[0]
     pool = np.array(_ordered_pool(t.element_type)).astype(t.element_type.dtype)
     n = math.prod(t.shape)
-    picks = draw(st.lists(st.integers(0, len(pool) - 1), min_size=n, max_size=n))
+    picks = drawn_elements(draw, n, st.integers(0, len(pool) - 1), integers(0, len(pool) - 1))
     values[0] = pool[np.array(picks, dtype=np.int64)].reshape(t.shape)
     return values
 

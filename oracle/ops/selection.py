@@ -18,6 +18,7 @@ from ..impl_defined_masks import total_order_nan_payloads
 from ..registry import AttributeClass, Signature, add_impl_defined, op, record_facts
 from ..quantization import dequantize_op_quantize
 from ._checks import shape_error
+from ._draws import drawn_elements, integers
 from ..types import ALL_ELEMENT_TYPES, BOOL, ElementType, TensorType, as_element_type
 
 __all__ = ["total_order_key", "compare_arrays", "maximum_array", "minimum_array"]
@@ -328,7 +329,7 @@ def _select_class(pred, shape_of=_any_shape):
         p, t, _ = sig.operand_types
         n = int(np.prod(p.shape, dtype=np.int64))
         if pred == "mixed":
-            flags = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+            flags = list(drawn_elements(draw, n, st.booleans(), lambda rng, k: rng.random(k) < 0.5))
             flags[:2] = [True, False][:n]  # both values once at least
             flags = np.array(flags, dtype=bool)[draw(st.permutations(range(n)))] if n else np.zeros(0, bool)
         elif pred == "scalar":
@@ -375,7 +376,7 @@ def _ordered_bounds(draw, et: ElementType, n: int, relation: str):
     pool = np.array(_ascending(et)).astype(et.dtype)
     k = pool.size
     pairs = [(i, j) for i in range(k) for j in range(k) if (i <= j if relation == "ordered" else i > j)]
-    picks = draw(st.lists(st.sampled_from(pairs), min_size=n, max_size=n))
+    picks = [pairs[i] for i in drawn_elements(draw, n, st.integers(0, len(pairs) - 1), integers(0, len(pairs) - 1))]
     lo = pool[np.array([i for i, _ in picks], dtype=np.int64)]
     hi = pool[np.array([j for _, j in picks], dtype=np.int64)]
     return lo, hi

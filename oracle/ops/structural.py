@@ -19,6 +19,7 @@ from ..numerics import note_unrepresentable
 from ..registry import AttributeClass, Signature, op
 from ..quantization import on_storage
 from ._checks import reject_quantized, shape_error
+from ._draws import drawn_elements, integers
 from ..types import ALL_ELEMENT_TYPES, ELEMENT_TYPES, ElementType, TensorType, as_element_type
 
 _ALL_NAMES = tuple(t.name for t in ALL_ELEMENT_TYPES)
@@ -40,14 +41,14 @@ def values_of(et: ElementType, shape, draw):
     from hypothesis import strategies as st
     n = math.prod(shape)
     if et.is_bool:
-        return np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=bool).reshape(shape)
+        return drawn_elements(draw, n, st.booleans(), lambda rng, k: rng.random(k) < 0.5).astype(bool).reshape(shape)
     if et.is_complex:
         comp = et.component
         re, im = values_of(comp, shape, draw), values_of(comp, shape, draw)
         out = np.empty(shape, dtype=et.dtype)
         out.real, out.imag = re, im
         return out
-    patterns = draw(st.lists(st.integers(0, (1 << et.bits) - 1), min_size=n, max_size=n))
+    patterns = drawn_elements(draw, n, st.integers(0, (1 << et.bits) - 1), integers(0, (1 << et.bits) - 1))
     return np.array(patterns, dtype=np.uint64).astype(et.storage_dtype).reshape(shape).view(et.dtype)
 
 
