@@ -191,6 +191,15 @@ def test_ball_tier_is_correctly_rounded(type_name):
         args = [n + (exact is chlo.zeta_exact), q]
         assert same_bits(correctly_rounded(et, args, None, exact, None, ball),
                          correctly_rounded(et, args, None, exact)), exact.__name__
+    # zeta at orders where the ball is the first term and a bound on the rest (an overflow, an
+    # underflow, a value near 1, a negative q left to mpmath)
+    x = np.array([3e38, 3e38, 3e38, 2000.0, 2000.0, 1025.0, 3e38, 1e6, 1e6, 5e3, 2e9])
+    q = np.array([2.0, 1.0, 0.99999994, 1.0001, 0.5, 3.0, -1.5, 1e30, 1.0000001, 0.999, 1.0 + 2 ** -23])
+    with np.errstate(over="ignore"):
+        args = [a.astype(et.dtype).astype(np.float64) for a in (x, q)]
+    ball = lambda a, b: chlo.zeta_exact(a, b, chlo._Balls)  # noqa: E731
+    assert same_bits(correctly_rounded(et, args, None, chlo.zeta_exact, None, ball),
+                     correctly_rounded(et, args, None, chlo.zeta_exact))
 
 
 @pytest.mark.parametrize("type_name", ["complex<f32>", "complex<f64>"])

@@ -119,9 +119,26 @@ class _Balls:
     def polygamma(n, x):  # Arb's polygamma is complex; at a real x its real part is the value
         return acb(x).polygamma(n).real
 
+    fsum = staticmethod(sum)
+
     @staticmethod
     def zeta(x, q):
-        return arb(x).zeta(q)
+        order, shift = arb(x), arb(q)
+        if not order > _ZETA_FIRST_TERM_ORDER:
+            return order.zeta(shift)
+        if not shift > 0:  # (q < 0: the negative-base terms at such an order are left to mpmath)
+            return None
+        # Arb's series takes 20 ms and more at such an order and its powers lose every digit:
+        # zeta = q^-x (1 + r), 0 <= r <= ((q+1)/q)^-x (1 + (q+1)/(x-1)) <= 1 + (q+1)/(x-1) (the
+        # rest of the sum below its first term plus the integral of (q+t)^-x from 1); past every
+        # type's range it is inf or +0 (a float: the exact special value rounds alike)
+        log2_first = -order * shift.log() / arb(2).log()
+        if log2_first > 1100:
+            return math.inf
+        if log2_first + (1 + (shift + 1) / (order - 1)).log() / arb(2).log() < -1100:
+            return 0.0
+        rest = ((shift + 1) / shift) ** -order * (1 + (shift + 1) / (order - 1))
+        return shift ** -order * (1 + arb(0).union(rest))
 
 
 def _make_real(name, mp=mpmath):
@@ -275,13 +292,13 @@ def zeta_exact(x, q, mp=mpmath):
         m = math.ceil(-q)
         if m > _ZETA_MAX_NEGATIVE_TERMS:
             raise Unsupported(f"zeta(x, q) with q = {q} < -{_ZETA_MAX_NEGATIVE_TERMS}")
-        if mp is _Balls:  # the terms one by one: mpmath's
-            return None
-        q_mp = mpmath.mpf(q)
-        return mpmath.fsum((q_mp + k) ** -int(x) for k in range(m)) + mpmath.zeta(x, q_mp + m)
+        q_mp = mp.mpf(q)
+        return mp.fsum((q_mp + k) ** -int(x) for k in range(m)) + mp.zeta(x, q_mp + m)
     return mp.zeta(x, q)
 
 
+#: Orders above which zeta's ball is its first term and a bound on the rest (``_Balls.zeta``).
+_ZETA_FIRST_TERM_ORDER = 1024
 #: zeta(x, q) for q < 0 sums its ceil(-q) terms of negative base one by one.
 _ZETA_MAX_NEGATIVE_TERMS = 10000
 
