@@ -832,6 +832,26 @@ def polygamma_order_3_mod_4(op: ir.Op, operands: Sequence) -> bool:
         return bool(np.any(np.mod(np.asarray(operands[0]).astype(np.float64), 4) == 3))
 
 
+def polygamma_negative_operand(op: ir.Op, operands: Sequence) -> bool:
+    """chlo.polygamma with some element n >= 1 at a negative non-integer x: psi^(n)(x) is
+    finite there, (-1)^(n+1) n! zeta(n + 1, x) with an integer order and q = x < 0."""
+    if op.name != "chlo.polygamma":
+        return False
+    with np.errstate(invalid="ignore"):
+        n, x = (np.asarray(v).astype(np.float64) for v in operands[:2])
+        return bool(np.any((n >= 1) & (x < 0) & (x != np.floor(x))))
+
+
+def asin_operand_near_one(op: ir.Op, operands: Sequence) -> bool:
+    """chlo.asin with some element 0.85 <= |x| < 1 (where asin's slope grows toward the end of
+    the domain)."""
+    if op.name != "chlo.asin":
+        return False
+    with np.errstate(invalid="ignore"):
+        magnitude = np.abs(np.asarray(operands[0]).astype(np.float64))
+        return bool(np.any((magnitude >= 0.85) & (magnitude < 1)))
+
+
 def infinite_zeta_operand(op: ir.Op, operands: Sequence) -> bool:
     """chlo.zeta or chlo.polygamma with some operand element +inf: zeta(+inf, q) sums terms
     (q + n)^-inf, each 0 or +inf (IEEE pow); polygamma(n, +inf) is +-n! zeta(n + 1, +inf) = 0."""
@@ -1014,6 +1034,8 @@ CONDITIONS.update({
     "zero_or_subnormal_pair": zero_or_subnormal_pair,
     "polygamma_order_3_mod_4": polygamma_order_3_mod_4,
     "infinite_zeta_operand": infinite_zeta_operand,
+    "polygamma_negative_operand": polygamma_negative_operand,
+    "asin_operand_near_one": asin_operand_near_one,
     "negative_narrow_start_index": negative_narrow_start_index,
     "narrow_integer_top_bit": narrow_integer_top_bit,
     "clamp_min_above_max": clamp_min_above_max,

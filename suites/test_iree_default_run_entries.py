@@ -1,0 +1,38 @@
+"""The iree.toml entries the session-6 default run of iree-llvm-cpu called for: their conditions
+on hand-made operands, and the crash entries' reach (the types and ops seen, not others)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+
+from judge.deviation_conditions import asin_operand_near_one, polygamma_negative_operand
+from judge.known_deviations import known_deviation
+
+
+def _op(name):
+    return SimpleNamespace(name=name)
+
+
+def test_polygamma_at_negative_non_integers_only():
+    polygamma = _op("chlo.polygamma")
+    assert polygamma_negative_operand(polygamma, [np.array([1.0, 0.0]), np.array([-1.93, 2.0])])
+    assert not polygamma_negative_operand(polygamma, [np.array([1.0, 2.0]), np.array([-2.0, 0.5])])  # a pole, x > 0
+    assert not polygamma_negative_operand(polygamma, [np.array([0.0]), np.array([-1.5])])  # digamma is right
+
+
+def test_asin_near_the_end_of_its_domain_only():
+    asin = _op("chlo.asin")
+    assert asin_operand_near_one(asin, [np.array([0.5, -0.9])])
+    assert not asin_operand_near_one(asin, [np.array([0.5, 0.84, 1.0])])
+
+
+def test_compiler_crash_entries_reach_the_types_seen():
+    assert known_deviation("iree-llvm-cpu", "chlo.is_inf", "f4E2M1FN,i1", "crash") is not None
+    assert known_deviation("iree-llvm-cpu", "chlo.is_inf", "f32,i1", "crash") is None
+    assert known_deviation("iree-llvm-cpu", "bitcast_convert", "complex<f32>,complex<f64>", "crash") is not None
+    assert known_deviation("iree-llvm-cpu", "bitcast_convert", "f32,i32", "crash") is None
+    assert known_deviation("iree-llvm-cpu", "gather", "i8,i16", "crash") is not None
+    assert known_deviation("iree-llvm-cpu", "gather", "f32,i32", "crash") is None
+    assert known_deviation("iree-vmvx", "chlo.is_inf", "f4E2M1FN,i1", "crash") is None  # (not seen there)
