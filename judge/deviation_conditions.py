@@ -852,6 +852,16 @@ def asin_operand_near_one(op: ir.Op, operands: Sequence) -> bool:
         return bool(np.any((magnitude >= 0.85) & (magnitude < 1)))
 
 
+def atanh_small_operand(op: ir.Op, operands: Sequence) -> bool:
+    """chlo.atanh with some element 0 < |x| < 1/16: computed as log((1 + x) / (1 - x)) / 2, the
+    quotient's rounding (about an ULP of 1) is a relative error of about ulp(1) / |x| there."""
+    if op.name != "chlo.atanh":
+        return False
+    with np.errstate(invalid="ignore"):
+        magnitude = np.abs(np.asarray(operands[0]).astype(np.float64))
+        return bool(np.any((magnitude > 0) & (magnitude < 1 / 16)))
+
+
 def infinite_zeta_operand(op: ir.Op, operands: Sequence) -> bool:
     """chlo.zeta or chlo.polygamma with some operand element +inf: zeta(+inf, q) sums terms
     (q + n)^-inf, each 0 or +inf (IEEE pow); polygamma(n, +inf) is +-n! zeta(n + 1, +inf) = 0."""
@@ -1036,6 +1046,7 @@ CONDITIONS.update({
     "infinite_zeta_operand": infinite_zeta_operand,
     "polygamma_negative_operand": polygamma_negative_operand,
     "asin_operand_near_one": asin_operand_near_one,
+    "atanh_small_operand": atanh_small_operand,
     "negative_narrow_start_index": negative_narrow_start_index,
     "narrow_integer_top_bit": narrow_integer_top_bit,
     "clamp_min_above_max": clamp_min_above_max,

@@ -1,4 +1,4 @@
-"""The iree.toml entries the session-6 default run of iree-llvm-cpu called for: their conditions
+"""The iree.toml (and torch.toml) entries the session-6 default runs of iree-llvm-cpu and torch-inductor called for: their conditions
 on hand-made operands, and the crash entries' reach (the types and ops seen, not others)."""
 
 from __future__ import annotations
@@ -36,3 +36,10 @@ def test_compiler_crash_entries_reach_the_types_seen():
     assert known_deviation("iree-llvm-cpu", "gather", "i8,i16", "crash") is not None
     assert known_deviation("iree-llvm-cpu", "gather", "f32,i32", "crash") is None
     assert known_deviation("iree-vmvx", "chlo.is_inf", "f4E2M1FN,i1", "crash") is None  # (not seen there)
+
+
+def test_inductor_atanh_near_zero_only():
+    from judge.deviation_conditions import atanh_small_operand
+    atanh = _op("chlo.atanh")
+    assert atanh_small_operand(atanh, [np.array([0.5, -0.00020837])])
+    assert not atanh_small_operand(atanh, [np.array([0.5, 0.0, -0.0, 0.9])])
