@@ -354,7 +354,7 @@ def test_generators_reach_the_edges():
         values = inputs[1].astype(np.int64)
         seen.update({"negative"} if (values < 0).any() else set())
         seen.update({"past the end"} if any((values >= n).any() for n in operand_t.shape) else set())
-    drawn_cases("gather", 60, gathers)
+    drawn_cases("gather", 100, gathers)
     assert seen >= {"batching", "rank0", "empty", "implicit", "negative", "past the end"}, seen
 
     reached = set()

@@ -15,24 +15,29 @@ import numpy as np
 SMALL_ELEMENTS = 16
 
 
-def drawn_elements(draw, n: int, strategy, sample) -> np.ndarray:
-    """n elements: from ``strategy`` one by one, or ``sample(rng, n)`` (an array) when n > SMALL_ELEMENTS."""
+def drawn_elements(draw, n: int, strategy, sample) -> list:
+    """n elements (Python scalars, as Hypothesis draws them: 64-bit unsigned values too): from
+    ``strategy`` one by one, or ``sample(rng, n)`` when n > SMALL_ELEMENTS."""
     from hypothesis import strategies as st
     if n <= SMALL_ELEMENTS:
-        return np.array(draw(st.lists(strategy, min_size=n, max_size=n)), dtype=object)
+        return list(draw(st.lists(strategy, min_size=n, max_size=n)))
     rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
-    return np.asarray(sample(rng, n))
+    values = sample(rng, n)
+    return values.tolist() if isinstance(values, np.ndarray) else list(values)
 
 
-def pick(rng, n: int, *branches) -> np.ndarray:
+def pick(rng, n: int, *branches) -> list:
     """n elements, each from one of ``branches`` (``rng, k -> k values``) chosen uniformly, as
-    Hypothesis's ``one_of`` does; an integer branch's values stay exact Python ints."""
+    Hypothesis's ``one_of`` does; values stay Python scalars (numpy would turn 64-bit unsigned
+    integers mixed with others into floats)."""
     which = rng.integers(0, len(branches), n)
-    out = np.empty(n, dtype=object)
+    out: list = [None] * n
     for k, branch in enumerate(branches):
         where = np.flatnonzero(which == k)
         if where.size:
-            out[where] = list(np.asarray(branch(rng, where.size)).tolist())
+            values = branch(rng, where.size)
+            for i, v in zip(where.tolist(), values.tolist() if isinstance(values, np.ndarray) else values):
+                out[i] = v
     return out
 
 

@@ -59,7 +59,8 @@ from ..registry import OPS, OpInfo, Signature, add_impl_defined, record_facts, r
 from ..types import TensorType, element_type
 from ._elementwise import (COMPLEX_TYPES, FLOAT_TYPES, as_element, complex_via_c128, draw_same_shape,
                            float_exact, wrap)
-from . import _draws
+from ._draws import drawn_elements, pick, sampled_from
+from ._draws import integers as integer_sample
 from ._special import complex_rounded, correctly_rounded
 from .dot_general import DotDims, WideDot, canonical, round_result, wide_dot
 
@@ -380,11 +381,10 @@ def _domain_inputs(lo, hi, *, specials=(), integers=False):
             n = math.prod(t.shape)
             inside = st.integers(int(lo), int(hi)).map(float) if integers else st.floats(lo, hi)
             edges = (lo, hi) + tuple(specials)  # one element in ~8: most tensors have none
-            inside_sample = _draws.integers(int(lo), int(hi)) if integers else (
+            inside_sample = integer_sample(int(lo), int(hi)) if integers else (
                 lambda rng, k: rng.uniform(lo, hi, k))
-            vals = _draws.drawn_elements(draw, n, st.one_of(*[inside] * 7, st.sampled_from(edges)),
-                                         lambda rng, k: _draws.pick(rng, k, *[inside_sample] * 7,
-                                                                    _draws.sampled_from(edges)))
+            vals = drawn_elements(draw, n, st.one_of(*[inside] * 7, st.sampled_from(edges)),
+                                  lambda rng, k: pick(rng, k, *[inside_sample] * 7, sampled_from(edges)))
             arr = np.array(vals, np.float64).reshape(t.shape)
             out.append(np.asarray(arr.astype(np.float32) if et.bits < 64 else arr).astype(et.dtype))
         return out

@@ -329,7 +329,7 @@ def _select_class(pred, shape_of=_any_shape):
         p, t, _ = sig.operand_types
         n = int(np.prod(p.shape, dtype=np.int64))
         if pred == "mixed":
-            flags = list(drawn_elements(draw, n, st.booleans(), lambda rng, k: rng.random(k) < 0.5))
+            flags = drawn_elements(draw, n, st.booleans(), lambda rng, k: rng.random(k) < 0.5)
             flags[:2] = [True, False][:n]  # both values once at least
             flags = np.array(flags, dtype=bool)[draw(st.permutations(range(n)))] if n else np.zeros(0, bool)
         elif pred == "scalar":

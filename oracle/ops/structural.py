@@ -41,7 +41,8 @@ def values_of(et: ElementType, shape, draw):
     from hypothesis import strategies as st
     n = math.prod(shape)
     if et.is_bool:
-        return drawn_elements(draw, n, st.booleans(), lambda rng, k: rng.random(k) < 0.5).astype(bool).reshape(shape)
+        return np.array(drawn_elements(draw, n, st.booleans(), lambda rng, k: rng.random(k) < 0.5),
+                        dtype=bool).reshape(shape)
     if et.is_complex:
         comp = et.component
         re, im = values_of(comp, shape, draw), values_of(comp, shape, draw)
