@@ -22,7 +22,11 @@ def drawn_elements(draw, n: int, strategy, sample) -> list:
     if n <= SMALL_ELEMENTS:
         return list(draw(st.lists(strategy, min_size=n, max_size=n)))
     rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
-    values = sample(rng, n)
+    return _scalars(sample(rng, n))
+
+
+def _scalars(values) -> list:
+    """A sampler's values (an array or a list) as a list of Python scalars."""
     return values.tolist() if isinstance(values, np.ndarray) else list(values)
 
 
@@ -35,8 +39,7 @@ def pick(rng, n: int, *branches) -> list:
     for k, branch in enumerate(branches):
         where = np.flatnonzero(which == k)
         if where.size:
-            values = branch(rng, where.size)
-            for i, v in zip(where.tolist(), values.tolist() if isinstance(values, np.ndarray) else values):
+            for i, v in zip(where.tolist(), _scalars(branch(rng, where.size))):
                 out[i] = v
     return out
 

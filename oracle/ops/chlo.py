@@ -133,12 +133,14 @@ class _Balls:
         # zeta = q^-x (1 + r), 0 <= r <= ((q+1)/q)^-x (1 + (q+1)/(x-1)) <= 1 + (q+1)/(x-1) (the
         # rest of the sum below its first term plus the integral of (q+t)^-x from 1); past every
         # type's range it is inf or +0 (a float: the exact special value rounds alike)
-        log2_first = -order * shift.log() / arb(2).log()
+        tail_factor = 1 + (shift + 1) / (order - 1)
+        log2 = arb(2).log()
+        log2_first = -order * shift.log() / log2
         if log2_first > 1100:
             return math.inf
-        if log2_first + (1 + (shift + 1) / (order - 1)).log() / arb(2).log() < -1100:
+        if log2_first + tail_factor.log() / log2 < -1100:
             return 0.0
-        rest = ((shift + 1) / shift) ** -order * (1 + (shift + 1) / (order - 1))
+        rest = ((shift + 1) / shift) ** -order * tail_factor
         return shift ** -order * (1 + arb(0).union(rest))
 
 
