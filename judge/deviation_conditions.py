@@ -1324,3 +1324,30 @@ def subnormal_in_short_vector_tail(op: ir.Op, operands: Sequence) -> bool:
 
 
 CONDITIONS["subnormal_in_short_vector_tail"] = subnormal_in_short_vector_tail
+
+
+# --- conditions of the xla-gpu default run's triage (session 7) --------------------------------
+
+def operand_inexact_in_result_type(op: ir.Op, operands: Sequence) -> bool:
+    """Some element of a real float operand changes when converted to the op's result element
+    type (a float type): a backend that converts the operands to the result type before
+    computing gets another answer there (f8E8M0FNU results: 6 -> 8, -4 -> NaN)."""
+    result = _element_type(op.results[0]) if op.results else None
+    if result is None or not result.is_float:
+        return False
+    with np.errstate(invalid="ignore", over="ignore"):
+        for x in _floats(operands):
+            wide = x.astype(np.float64)
+            back = wide.astype(result.dtype).astype(np.float64)
+            if np.any((back != wide) & ~np.isnan(wide)):
+                return True
+    return False
+
+
+def scalar_operand(op: ir.Op, operands: Sequence) -> bool:
+    """Some operand is a scalar (a tensor of rank 0)."""
+    return any(np.ndim(x) == 0 for x in operands)
+
+
+CONDITIONS["operand_inexact_in_result_type"] = operand_inexact_in_result_type
+CONDITIONS["scalar_operand"] = scalar_operand

@@ -176,3 +176,30 @@ func.func @main(%a: {qt}, %b: {qt}) -> {qt} {{
 }}""")
     storage = [np.array([-2, 1], np.int8), np.array([-2, 0], np.int8)]
     assert CONDITIONS["quantized_value_beyond_expressed_range"](op, storage) is expected
+
+
+def test_operands_inexact_in_an_e8m0_result():
+    """Session 7's dot_general group: 6 x 6 -> 64 and -4 x -1 -> NaN on the GPU (operands converted to
+    f8E8M0FNU first); operands that are powers of two the result type holds do not trigger it."""
+    holds = CONDITIONS["operand_inexact_in_result_type"]
+    dot = _op("""
+func.func @main(%a: tensor<2xf4E2M1FN>, %b: tensor<2xf4E2M1FN>) -> tensor<f8E8M0FNU> {
+  %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]>} : (tensor<2xf4E2M1FN>, tensor<2xf4E2M1FN>) -> tensor<f8E8M0FNU>
+  return %0 : tensor<f8E8M0FNU>
+}""")
+    f4 = ml_dtypes.float4_e2m1fn
+    assert holds(dot, [np.array([6.0, 1.0], f4), np.array([1.0, 2.0], f4)])  # 6 -> 8
+    assert holds(dot, [np.array([-4.0, 1.0], f4), np.array([1.0, 2.0], f4)])  # -4 -> NaN
+    assert not holds(dot, [np.array([4.0, 0.5], f4), np.array([1.0, 2.0], f4)])  # powers of two
+    assert known_deviation("xla-gpu", "dot_general", "f4E2M1FN,f8E8M0FNU", "mismatch",
+                           ("operand_inexact_in_result_type",)) is not None
+    assert known_deviation("xla-gpu", "dot_general", "f4E2M1FN,f8E8M0FNU", "mismatch") is None
+
+
+def test_scalar_sub_byte_collective_permute_crash():
+    holds = CONDITIONS["scalar_operand"]
+    permute = _op(_unary("stablehlo.abs", "tensor<i4>", "tensor<i4>"))
+    assert holds(permute, [np.array(3, np.int8)])
+    assert not holds(permute, [np.array([3], np.int8)])
+    assert known_deviation("xla-gpu", "collective_permute", "i4", "crash", ("scalar_operand",)) is not None
+    assert known_deviation("xla-gpu", "collective_permute", "i8", "crash", ("scalar_operand",)) is None
