@@ -43,3 +43,24 @@ def test_inductor_atanh_near_zero_only():
     atanh = _op("chlo.atanh")
     assert atanh_small_operand(atanh, [np.array([0.5, -0.00020837])])
     assert not atanh_small_operand(atanh, [np.array([0.5, 0.0, -0.0, 0.9])])
+
+
+def test_torch_sign_entries_need_their_trigger():
+    """torch.sign(-0) = +0 and torch.sign(NaN) = +0 are two entries, each under its own condition
+    (the -0 entry had none and hid the NaN one, found by the session-7 default run of torch-eager)."""
+    from judge.deviation_conditions import CONDITIONS
+    sign = _op("stablehlo.sign")
+    assert CONDITIONS["nan_operand"](sign, [np.array([1.0, np.nan])])
+    assert not CONDITIONS["nan_operand"](sign, [np.array([1.0, -0.0, np.inf])])
+    for backend in ("torch-eager", "torch-inductor"):
+        assert known_deviation(backend, "sign", "f32", "mismatch") is None  # a wrong sign(1) is new
+        nan = known_deviation(backend, "sign", "bf16", "mismatch", ("nan_operand",))
+        zero = known_deviation(backend, "sign", "f64", "mismatch", ("negative_zero_operand",))
+        assert "NaN" in nan.reason and "-0.0" in zero.reason and nan is not zero
+
+
+def test_torch_float8_abs_of_negative_zero_named_as_itself():
+    """abs(-0) = -0 in f8E4M3FN is the abs entry, not the unconditional f8E4M3FN saturation one."""
+    entry = known_deviation("torch-eager", "abs", "f8E4M3FN", "mismatch", ("negative_zero_operand",))
+    assert entry.op == "abs" and "-0" in entry.reason
+    assert known_deviation("torch-eager", "abs", "f8E4M3FN", "mismatch").op == "*"  # saturation
