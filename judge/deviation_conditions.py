@@ -1351,3 +1351,26 @@ def scalar_operand(op: ir.Op, operands: Sequence) -> bool:
 
 CONDITIONS["operand_inexact_in_result_type"] = operand_inexact_in_result_type
 CONDITIONS["scalar_operand"] = scalar_operand
+
+
+def e8m0_in_f32_subnormal_range(op: ir.Op, operands: Sequence) -> bool:
+    """An op of f8E8M0FNU values meets f32's subnormal range: some float operand element has
+    0 < |x| < 2**-126 (E8M0's code 0x00 is 2**-127), or the oracle's value of some f8E8M0FNU
+    result of the op does (a product of 2**-63 and 2**-64); computed in f32 with subnormals
+    flushed, such a value becomes 0, which E8M0 cannot hold."""
+    tiny = 2.0 ** -126
+    if _some_element(operands, lambda x, _: (x != 0) & (abs(x) < tiny)):
+        return True
+    e8m0 = [r for r in op.results if str(getattr(_element_type(r), "name", "")) == "f8E8M0FNU"]
+    if not e8m0:
+        return False
+    try:
+        values = run_ops((op, ir.Op("func.return", tuple(e8m0), ())), dict(zip(op.operands, operands)),
+                         Context(ir.Module(())))
+    except OracleError:  # (an op the oracle cannot run alone: the entry may apply)
+        return True
+    with np.errstate(invalid="ignore"):
+        return any(bool(np.any(np.asarray(v).astype(np.float64) < tiny)) for v in values)
+
+
+CONDITIONS["e8m0_in_f32_subnormal_range"] = e8m0_in_f32_subnormal_range

@@ -442,3 +442,19 @@ def test_xla_bf16_erfc_reads_its_computed_operand_unrounded():
     erfc = oracle.parse_module(text.replace("%0 = stablehlo.multiply %a, %b : tensor<64xbf16>\n  ", "")
                                .replace("chlo.erfc %0", "chlo.erfc %a")).main.ops[0]
     assert "narrow_float_computed_operand" not in triggered(erfc, [np.ones(64, ml_dtypes.bfloat16)], [])
+
+
+def test_e8m0_meets_f32_subnormals_on_operands_or_results_only():
+    """xla.toml's f8E8M0FNU entry: XLA computes E8M0 in f32 with subnormals flushed, so it explains
+    a failure only where a value of the op is below 2**-126 (an operand, or the exact result)."""
+    holds = CONDITIONS["e8m0_in_f32_subnormal_range"]
+    e8 = ml_dtypes.float8_e8m0fnu
+    multiply = first_op("""
+func.func @main(%a: tensor<2xf8E8M0FNU>, %b: tensor<2xf8E8M0FNU>) -> tensor<2xf8E8M0FNU> {
+  %0 = stablehlo.multiply %a, %b : tensor<2xf8E8M0FNU>
+  return %0 : tensor<2xf8E8M0FNU>
+}""")
+    assert holds(multiply, [np.array([2.0 ** -127, 1.0], e8), np.array([1.0, 2.0], e8)])  # code 0x00 as an operand
+    assert holds(multiply, [np.array([2.0 ** -63, 1.0], e8), np.array([2.0 ** -64, 2.0], e8)])  # the product 2**-127
+    assert not holds(multiply, [np.array([2.0 ** -60, 4.0], e8), np.array([2.0 ** -64, 0.5], e8)])  # 2**-124, 2
+    assert known_deviation("xla", "multiply", "f8E8M0FNU", "mismatch") is None

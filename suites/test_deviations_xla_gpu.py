@@ -194,6 +194,7 @@ func.func @main(%a: tensor<2xf4E2M1FN>, %b: tensor<2xf4E2M1FN>) -> tensor<f8E8M0
     assert known_deviation("xla-gpu", "dot_general", "f4E2M1FN,f8E8M0FNU", "mismatch",
                            ("operand_inexact_in_result_type",)) is not None
     assert known_deviation("xla-gpu", "dot_general", "f4E2M1FN,f8E8M0FNU", "mismatch") is None
+    assert known_deviation("xla-gpu", "dot_general", "f8E8M0FNU", "mismatch", ("operand_inexact_in_result_type",))  # (repro: the result type)
 
 
 def test_scalar_sub_byte_collective_permute_crash():
@@ -203,3 +204,4 @@ def test_scalar_sub_byte_collective_permute_crash():
     assert not holds(permute, [np.array([3], np.int8)])
     assert known_deviation("xla-gpu", "collective_permute", "i4", "crash", ("scalar_operand",)) is not None
     assert known_deviation("xla-gpu", "collective_permute", "i8", "crash", ("scalar_operand",)) is None
+
