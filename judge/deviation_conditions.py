@@ -1374,3 +1374,16 @@ def e8m0_in_f32_subnormal_range(op: ir.Op, operands: Sequence) -> bool:
 
 
 CONDITIONS["e8m0_in_f32_subnormal_range"] = e8m0_in_f32_subnormal_range
+
+
+# --- conditions of the session-7 default-run triage of iree-vmvx (h9) --------------------------
+
+def gather_batching_dims(op: ir.Op, operands: Sequence) -> bool:
+    """A gather with operand_batching_dims (iree-compile crashes building some of these: wider
+    than the crash, which a simple tensor<2x3xf32> gather batched on dimension 0 does not reach)."""
+    if op.name not in ("stablehlo.gather", "stablehlo.dynamic_gather"):
+        return False
+    return bool(tuple((op.attr("dimension_numbers", {}) or {}).get("operand_batching_dims", ())))
+
+
+CONDITIONS["gather_batching_dims"] = gather_batching_dims

@@ -64,3 +64,43 @@ def test_torch_float8_abs_of_negative_zero_named_as_itself():
     entry = known_deviation("torch-eager", "abs", "f8E4M3FN", "mismatch", ("negative_zero_operand",))
     assert entry.op == "abs" and "-0" in entry.reason
     assert known_deviation("torch-eager", "abs", "f8E4M3FN", "mismatch").op == "*"  # saturation
+
+
+def test_vmvx_shares_llvm_cpus_compiler_crash_entries_where_seen():
+    """The session-7 default run of iree-vmvx crashed iree-compile at the frames llvm-cpu's entries
+    name (complex bitcast_convert, complex<f64> constants, complex convolution); other types stay new."""
+    for op, types in (("bitcast_convert", "complex<f64>,complex<f32>"), ("constant", "complex<f64>"),
+                      ("case", "i32,complex<f64>"), ("convolution", "complex<f32>")):
+        assert known_deviation("iree-vmvx", op, types, "crash") is not None, op
+    assert known_deviation("iree-vmvx", "bitcast_convert", "f32,i32", "crash") is None
+    assert known_deviation("iree-vmvx", "constant", "complex<f32>", "crash") is None
+    assert known_deviation("iree-vmvx", "convolution", "f32", "crash") is None
+
+
+def test_vmvx_compiler_crash_entries_need_their_shape():
+    """dot_general contracting a size-0 dimension, dynamic_slice of a scalar and gathers with batching
+    dimensions crash iree-compile for vmvx (session-7 default run); the same ops otherwise stay new."""
+    from judge.deviation_conditions import CONDITIONS
+    from oracle.mlir_text import parse_module
+
+    def main_op(text):
+        return parse_module("func.func @main" + text).main.ops[0]
+
+    gather = main_op("""(%a: tensor<2x3xf32>, %i: tensor<2x1xi32>) -> tensor<2xf32> {
+  %0 = "stablehlo.gather"(%a, %i) {dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [1],
+    operand_batching_dims = [0], start_indices_batching_dims = [0], start_index_map = [1], index_vector_dim = 1>,
+    slice_sizes = array<i64: 1, 1>} : (tensor<2x3xf32>, tensor<2x1xi32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}""")
+    plain = main_op("""(%a: tensor<3xf32>, %i: tensor<1xi32>) -> tensor<1xf32> {
+  %0 = "stablehlo.gather"(%a, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [0], start_index_map = [0],
+    index_vector_dim = 0>, slice_sizes = array<i64: 1>} : (tensor<3xf32>, tensor<1xi32>) -> tensor<1xf32>
+  return %0 : tensor<1xf32>
+}""")
+    assert CONDITIONS["gather_batching_dims"](gather, [np.zeros((2, 3), np.float32), np.zeros((2, 1), np.int32)])
+    assert not CONDITIONS["gather_batching_dims"](plain, [np.zeros(3, np.float32), np.zeros(1, np.int32)])
+    assert CONDITIONS["scalar_operand"](_op("stablehlo.dynamic_slice"), [np.float32(1.0)])
+    for op, trigger in (("gather", "gather_batching_dims"), ("dot_general", "empty_contracting_dimension"),
+                        ("dynamic_slice", "scalar_operand")):
+        assert known_deviation("iree-vmvx", op, "f16,i8", "crash", (trigger,)) is not None, op
+        assert known_deviation("iree-vmvx", op, "f32,i32", "crash") is None, op
