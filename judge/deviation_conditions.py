@@ -1387,3 +1387,16 @@ def gather_batching_dims(op: ir.Op, operands: Sequence) -> bool:
 
 
 CONDITIONS["gather_batching_dims"] = gather_batching_dims
+
+
+def while_body_moves_carried_value(op: ir.Op, operands: Sequence) -> bool:
+    """A while whose body returns one of its block arguments at another position (the loop-carried
+    values permuted, e.g. return (i + 1, b, -b) for (i, a, b): iree-compile crashes lowering it)."""
+    if op.name != "stablehlo.while" or len(op.regions) < 2 or not op.regions[1].ops:
+        return False
+    body = op.regions[1]
+    returned = body.ops[-1].operands
+    return any(v is arg and j != k for k, arg in enumerate(body.arguments) for j, v in enumerate(returned))
+
+
+CONDITIONS["while_body_moves_carried_value"] = while_body_moves_carried_value

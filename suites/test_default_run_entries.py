@@ -104,3 +104,32 @@ def test_vmvx_compiler_crash_entries_need_their_shape():
                         ("dynamic_slice", "scalar_operand")):
         assert known_deviation("iree-vmvx", op, "f16,i8", "crash", (trigger,)) is not None, op
         assert known_deviation("iree-vmvx", op, "f32,i32", "crash") is None, op
+
+
+def test_vmvx_while_crash_needs_a_moved_carried_value():
+    from judge.deviation_conditions import CONDITIONS
+    from oracle.mlir_text import parse_module
+
+    def while_op(body_return):
+        text = """func.func @main(%i: tensor<i32>, %a: tensor<2xf32>, %b: tensor<2xf32>) -> (tensor<i32>, tensor<2xf32>, tensor<2xf32>) {
+  %0:3 = "stablehlo.while"(%i, %a, %b) ({
+  ^bb0(%x: tensor<i32>, %y: tensor<2xf32>, %z: tensor<2xf32>):
+    %c = "stablehlo.constant"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %p = "stablehlo.compare"(%x, %c) {comparison_direction = #stablehlo<comparison_direction LT>} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    "stablehlo.return"(%p) : (tensor<i1>) -> ()
+  }, {
+  ^bb0(%x: tensor<i32>, %y: tensor<2xf32>, %z: tensor<2xf32>):
+    %c = "stablehlo.constant"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %n = "stablehlo.add"(%x, %c) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %m = "stablehlo.negate"(%z) : (tensor<2xf32>) -> tensor<2xf32>
+    "stablehlo.return"(RETURN) : (tensor<i32>, tensor<2xf32>, tensor<2xf32>) -> ()
+  }) : (tensor<i32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<i32>, tensor<2xf32>, tensor<2xf32>)
+  return %0#0, %0#1, %0#2 : tensor<i32>, tensor<2xf32>, tensor<2xf32>
+}""".replace("RETURN", body_return)
+        return parse_module(text).main.ops[0]
+
+    operands = [np.int32(0), np.zeros(2, np.float32), np.zeros(2, np.float32)]
+    assert CONDITIONS["while_body_moves_carried_value"](while_op("%n, %z, %m"), operands)
+    assert not CONDITIONS["while_body_moves_carried_value"](while_op("%n, %y, %m"), operands)
+    assert known_deviation("iree-vmvx", "while", "i32,bf16", "crash", ("while_body_moves_carried_value",))
+    assert known_deviation("iree-vmvx", "while", "i32,bf16", "crash") is None
