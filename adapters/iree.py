@@ -37,7 +37,8 @@ else is ``error``.
 Arrays cross the boundary as raw bytes in a HAL buffer view of the element type's HAL type
 (``_hal_element_type``).  Sub-byte integers (i2, i4, ui2, ui4) are packed little end first, as
 IREE stores them (i4 [1, -2] is the byte 0xE1); IREE only compiles tensors of them whose total
-size is a whole number of bytes.
+size is a whole number of bytes, and a program with another at @main's boundary is refused
+before its compile (``boundary_problem``: tensor<i4>, 3 x i4, 5 x 3 x i2 and the like).
 
 Observed with iree-base-compiler / iree-base-runtime 3.13.0 (see judge/known_deviations.py
 for the deviations found):
@@ -82,7 +83,7 @@ _HAL_NAMED = {"bf16": "BFLOAT_16", "f16": "FLOAT_16", "f32": "FLOAT_32", "f64": 
 #: Element types in a program's text that IREE refuses ("'hal.element_type' op unsupported
 #: element type", "unable to pack to bytes"; they have no HAL element type, ``_hal_element_type``):
 #: f4E2M1FN, the f6 types, f8E3M4, f8E4M3, f8E4M3B11FNUZ.  At @main's boundary they are refused
-#: before compiling (``_boundary_problem``); programs with them inside share refusal batches.
+#: before compiling (``boundary_problem``); programs with them inside share refusal batches.
 UNSUPPORTED_TYPES = re.compile(r"f4E2M1FN|f6E\w+|f8E3M4|f8E4M3(?!FN)")
 #: Per target, element types in a program's text that it refuses in about half of the programs
 #: or more (default run, IREE 3.13): 2- and 4-bit integers, quantized ones too (a tensor that is
@@ -320,7 +321,7 @@ class IreeEngine:
     def prepare(self, program: str) -> _Prepared:
         log_request("alone", [program])
         arg_types, result_types = main_signature(parse_mlir(program))
-        problem = _boundary_problem(arg_types, result_types)
+        problem = boundary_problem(arg_types, result_types)
         if problem:  # refused whatever the compiler says: no compile (a fifth of a cold run's compiles)
             raise Rejected(problem)
         module, context = self._load(self._compile(program, via="alone"))
@@ -351,7 +352,7 @@ class IreeEngine:
         same_as = first_occurrences(programs)
         texts = {k: programs[k] for k in sorted(set(same_as))}
         log_request("batch", list(texts.values()))
-        crossing = {k: _boundary_problem_of(text) for k, text in texts.items()}
+        crossing = {k: _program_boundary_problem(text) for k, text in texts.items()}
         refused_at_boundary = {k: LeftOut(RunStatus.REJECTED, problem) for k, problem in crossing.items() if problem}
         texts = {k: text for k, text in texts.items() if k not in refused_at_boundary}
         if not texts:
@@ -442,24 +443,35 @@ class IreeEngine:
         return outputs
 
 
-def _boundary_problem(arg_types: list[str], result_types: list[str]) -> str | None:
-    """Why @main's arguments or results cannot cross the function boundary (None: they can)."""
+def boundary_problem(arg_types: list[str], result_types: list[str]) -> str | None:
+    """Why @main's arguments or results cannot cross the function boundary (None: they can):
+    an element type without a HAL element type, or a tensor of 1-, 2- or 4-bit elements that is
+    not a whole number of bytes (IREE's buffers hold bytes: its compiler refuses them too,
+    "'stream.tensor.sizeof' op failed to calculate total byte count")."""
     for where, types in (("argument", arg_types), ("result", result_types)):
         for k, ty in enumerate(types):
             element = _element(ty)
             if element is None or _hal_element_type(element) is None:
                 return (f"IREE adapter: {where} #{k} of type {ty} cannot cross the function boundary "
                         f"(no HAL element type)")
+            if element.bits < 8 and element.kind != "bool" and (_size(ty) * element.bits) % 8:
+                return (f"IREE adapter: {where} #{k} of type {ty} cannot cross the function boundary "
+                        f"(not a whole number of bytes)")
     return None
 
 
-def _boundary_problem_of(program: str) -> str | None:
-    """``_boundary_problem`` of the program's @main (None also where it does not parse: the
+def _program_boundary_problem(program: str) -> str | None:
+    """``boundary_problem`` of the program's @main (None also where it does not parse: the
     compiler's diagnostic says why)."""
     try:
-        return _boundary_problem(*main_signature(parse_mlir(program)))
+        return boundary_problem(*main_signature(parse_mlir(program)))
     except Exception:
         return None
+
+
+def _size(type_text: str) -> int:
+    from oracle.types import parse_type
+    return int(np.prod(parse_type(type_text).shape, dtype=np.int64))
 
 
 def _element(type_text: str):

@@ -49,6 +49,18 @@ def errors(message: str) -> list[str]:
     return re.findall(r"error: (.*)", message)
 
 
+#: Sorting i4 along dimension -1: IREE refuses the dimension (whole bytes: 3 x 4 x 4 bits).
+SORT_LAST_I4 = """func.func @main(%a: tensor<3x4xi4>) -> tensor<3x4xi4> {
+  %0 = "stablehlo.sort"(%a) ({
+  ^bb0(%x: tensor<i4>, %y: tensor<i4>):
+    %c = stablehlo.compare LT, %x, %y : (tensor<i4>, tensor<i4>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = -1 : i64, is_stable = true} : (tensor<3x4xi4>) -> tensor<3x4xi4>
+  return %0 : tensor<3x4xi4>
+}
+"""
+
+
 @pytest.fixture
 def fresh_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("SHLO_CONFORM_CACHE", str(tmp_path / "cache"))  # (read by each new worker)
@@ -83,19 +95,38 @@ def test_types_that_cannot_cross_the_boundary_are_refused_without_a_compile(fres
 
 @pytest.mark.skipif(not HAS_IREE, reason="IREE is not installed (pip install -e '.[iree]')")
 def test_often_refused_sub_byte_programs_share_a_module_the_refused_ones_named(fresh_cache):
+    """(and a sub-byte tensor that is not a whole number of bytes is refused before it)"""
     import ml_dtypes
 
     from adapters import get_backend
 
-    # 3 x i4 is not a whole number of bytes: refused; 2 x i4 and 4 x ui2 are, and compile together
-    programs = [unary("negate", "tensor<2xi4>"), unary("negate", "tensor<3xi4>"), unary("not", "tensor<4xui2>")]
-    input_sets = [[np.array([1, -3], ml_dtypes.int4)], [np.array([1, 2, 3], ml_dtypes.int4)],
-                  [np.array([0, 1, 2, 3], ml_dtypes.uint2)]]
+    # the sort along dimension -1 (spec sort (C4) allows it) is refused by the compiler; the others
+    # compile together; 3 x i4 is not a whole number of bytes: refused before any compile
+    programs = [unary("negate", "tensor<2xi4>"), SORT_LAST_I4, unary("not", "tensor<4xui2>"),
+                unary("negate", "tensor<3xi4>")]
+    input_sets = [[np.array([1, -3], ml_dtypes.int4)], [np.zeros((3, 4), ml_dtypes.int4)],
+                  [np.array([0, 1, 2, 3], ml_dtypes.uint2)], [np.array([1, 2, 3], ml_dtypes.int4)]]
     with get_backend("iree-llvm-cpu") as backend:
         batched = backend.run_batch(programs, input_sets)
-        assert [r.status for r in batched] == ["ok", "rejected", "ok"], batched
+        assert [r.status for r in batched] == ["ok", "rejected", "ok", "rejected"], batched
+        assert "'iree_linalg_ext.sort' op dimension" in batched[1].message
+        assert "cannot cross the function boundary (not a whole number of bytes)" in batched[3].message
         assert batched[0].outputs[0].astype(int).tolist() == [-1, 3]  # hand-computed
         assert batched[2].outputs[0].astype(int).tolist() == [3, 2, 1, 0]
         assert backend.batch_stats["single_runs"] == 0 and backend.batch_stats["batches"] == 1, backend.batch_stats
         alone = backend.run(programs[1], input_sets[1])
         assert alone.status == "rejected" and errors(batched[1].message) == errors(alone.message), (batched[1], alone)
+
+
+def test_what_cannot_cross_the_boundary():
+    """The adapter's boundary rule against the compiler's refusals, probed by hand on IREE 3.13
+    (tensor<i4>, 3 x i4, 1 x ui2, 5 x 3 x i2 and 3 x quantized i4 refused by
+    'stream.tensor.sizeof'; 2 x i4 and 4 x ui2 compiled)."""
+    from adapters.iree import boundary_problem
+
+    for refused in ("tensor<i4>", "tensor<3xi4>", "tensor<1xui2>", "tensor<5x3xi2>",
+                    "tensor<3x!quant.uniform<i4:f32, 5.000000e-01>>"):
+        assert "not a whole number of bytes" in boundary_problem([refused], []), refused
+    for crossing in ("tensor<2xi4>", "tensor<4xui2>", "tensor<3xi1>", "tensor<0xi4>", "tensor<3xf32>"):
+        assert boundary_problem([], [crossing]) is None, crossing
+    assert "no HAL element type" in boundary_problem(["tensor<2xf32>"], ["tensor<2xf8E4M3>"])
