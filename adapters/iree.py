@@ -322,7 +322,7 @@ class IreeEngine:
         log_request("alone", [program])
         arg_types, result_types = main_signature(parse_mlir(program))
         problem = boundary_problem(arg_types, result_types)
-        if problem:  # refused whatever the compiler says: no compile (a fifth of a cold run's compiles)
+        if problem:  # refused whatever the compiler says: no compile (a fifth of a cold default run's cases)
             raise Rejected(problem)
         module, context = self._load(self._compile(program, via="alone"))
         return self._entry(module, context, "main", arg_types, result_types)
@@ -347,7 +347,7 @@ class IreeEngine:
     def prepare_batch(self, programs: list[str]) -> tuple:
         """The programs compiled as one .vmfb (cached on disk like one program's).  A program
         that does not parse or that the compiler's diagnostics name is left out and run alone;
-        one whose arguments or results cannot cross the function boundary (no HAL element type)
+        one whose arguments or results cannot cross the function boundary (``boundary_problem``)
         is refused before any compile, as prepare() refuses it."""
         same_as = first_occurrences(programs)
         texts = {k: programs[k] for k in sorted(set(same_as))}
