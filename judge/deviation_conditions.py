@@ -1400,3 +1400,15 @@ def while_body_moves_carried_value(op: ir.Op, operands: Sequence) -> bool:
 
 
 CONDITIONS["while_body_moves_carried_value"] = while_body_moves_carried_value
+
+
+# --- conditions of the session-7 narrowing of conditionless entries (h10) ----------------------
+
+def f8e4m3fn_negative_nan_operand(op: ir.Op, operands: Sequence) -> bool:
+    """Some f8E4M3FN operand element is the NaN with its sign bit set, 0xFF (IREE reads it as a
+    finite number; 0x7F, the positive NaN, is read right)."""
+    return any(np.asarray(v).dtype == ml_dtypes.float8_e4m3fn
+               and bool(np.any(np.asarray(v).view(np.uint8) == 0xFF)) for v in operands)
+
+
+CONDITIONS["f8e4m3fn_negative_nan_operand"] = f8e4m3fn_negative_nan_operand
