@@ -1412,3 +1412,41 @@ def f8e4m3fn_negative_nan_operand(op: ir.Op, operands: Sequence) -> bool:
 
 
 CONDITIONS["f8e4m3fn_negative_nan_operand"] = f8e4m3fn_negative_nan_operand
+
+
+def f8e4m3fn_result_out_of_range(op: ir.Op, operands: Sequence) -> bool:
+    """An op with an f8E4M3FN result that is out of that type's range: some float operand element
+    is infinite or NaN, or the oracle's value of some f8E4M3FN result is NaN (an exact result
+    beyond 464 in magnitude, log(0), 1 / 0, ...), where a saturating backend gives +-448."""
+    if nonfinite_operand(op, operands):
+        return True
+    fn = [r for r in op.results if str(getattr(_element_type(r), "name", "")) == "f8E4M3FN"]
+    if not fn:
+        return False
+    try:
+        values = run_ops((op, ir.Op("func.return", tuple(fn), ())), dict(zip(op.operands, operands)),
+                         Context(ir.Module(())))
+    except OracleError:  # (an op the oracle cannot run alone: the entry may apply)
+        return True
+    return any(bool(np.any(np.isnan(np.asarray(v).astype(np.float32)))) for v in values)
+
+
+CONDITIONS["f8e4m3fn_result_out_of_range"] = f8e4m3fn_result_out_of_range
+
+
+def smallest_normal_result(op: ir.Op, operands: Sequence) -> bool:
+    """The oracle's value of some float result of the op has an element of magnitude equal to its
+    type's smallest normal (where an exact value just below it rounds up: a backend that flushes
+    the tiny value before rounding it returns 0)."""
+    floats = [r for r in op.results if getattr(_element_type(r), "is_float", False)]
+    if not floats:
+        return False
+    try:
+        values = run_ops((op, ir.Op("func.return", tuple(floats), ())), dict(zip(op.operands, operands)),
+                         Context(ir.Module(())))
+    except OracleError:  # (an op the oracle cannot run alone: the entry may apply)
+        return True
+    return _some_element([np.asarray(v) for v in values], lambda x, smallest_normal: np.abs(x) == smallest_normal)
+
+
+CONDITIONS["smallest_normal_result"] = smallest_normal_result
