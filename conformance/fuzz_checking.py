@@ -17,6 +17,7 @@ from oracle import ir
 from oracle.errors import OracleError, Unsupported
 from oracle.evaluator import Context, run_ops
 from oracle.numerics import isfinite
+from judge.grid_op import grid_failure
 from judge.known_deviations import deviation_for, element_names, explain_failure  # noqa: F401 (element_names: fuzz's)
 from judge.status import Status
 from judge.verdicts import Verdict
@@ -167,9 +168,14 @@ def check_grid_program(backend, module: ir.Module, inputs: dict, *, timeout: flo
         return dataclasses.replace(pv, message=f"process grid {grid[0]} x {grid[1]}, process {pid}: {pv.message}",
                                    inputs=inputs, expected=expected, actual=run.outputs), expected
     verdict = Verdict(Status.PASS)
+    ops = [op for op in module.main.ops if op.name != "func.return"]
     for pid in sorted(inputs):
         v = judge(module, inputs[pid], (expected[pid],), run)
         if v.status in FINDING_STATUSES:
+            if len(ops) == 1:  # a one-op grid case (the run's): the entry and conditions as grid_run finds them
+                dtype = ",".join(sorted(element_names([r.type for r in ops[0].results])))
+                v = grid_failure(ops[0], module, inputs, v.status, v.message, traits=Traits.of(backend), dtype=dtype)
+                v.dtype = dtype
             v.message = f"process grid {grid[0]} x {grid[1]}, process {pid}: {v.message}"
             v.inputs, v.expected = inputs, expected
             v.actual = run.outputs if run.status == RunStatus.OK else None

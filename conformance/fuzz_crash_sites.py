@@ -16,7 +16,8 @@ stderr tail, adapters/worker_client.py), first match wins:
    skipping the frames of the signal handlers, abort() and the harness (adapters/):
    ``SIGFPE in xla::F < mlir::G``.
 
-Stack frames never count as rule 1's location (LLVM's stack dump names Signals.cpp first).
+Stack frames never count as rule 1's location (LLVM's stack dump names Signals.cpp first), nor
+do glog's info, warning and error lines that come before the abort.
 Element types, shapes, numbers and folders are normalized (judge.grouping.normalized) so the same
 abort with other values, pids, addresses or temporary paths is the same site; a location's file
 and line stay as they are.  A signal alone (no frame, no message) is no site: such a crash stays
@@ -45,6 +46,9 @@ _SIGNAL_TEXTS = {"Segmentation fault": "SIGSEGV", "Floating point exception": "S
 _NOT_THE_BACKENDS = re.compile(
     r"^(?:abort|raise|gsignal|__\w+|_sigtramp|\(|absl::\S*(?:Failure|Signal|LogMessage)\S*|"
     r"llvm::sys::\S*|SignalHandler\S*|\S*PrintStackTrace\S*|std::terminate\S*|\S*LogMessage\S*)")
+#: glog lines of severity I, W or E (``W1127 12:01:21.634988 14797 py_client.cc:496] ...``): they
+#: come before the abort (XLA's Shardy / GSPMD warnings on every grid program) and are no site.
+_GLOG_NOT_FATAL = re.compile(r"^[IWE]\d{4} \d\d:\d\d:\d\d")
 #: Sources of the signal handlers themselves (absl's, LLVM's): their lines are no abort site.
 _HANDLER_FILE = re.compile(r"(?:failure_signal_handler|Signals)\.")
 _HARNESS_FILE = re.compile(r"(?:^|/)(?:adapters|conformance)/[\w]+\.py$|/python3\.\d+/(?!site-packages)")
@@ -58,7 +62,9 @@ def crash_site(message: str) -> str:
     """The abort site of a crash's message (module docstring), or "" when it shows none."""
     lines = [line.rstrip() for line in (message or "").splitlines() if line.strip()]
     body = [line for line in lines if not _FRAME.match(line)]
-    for line in body:  # 1. a source location and what it says there
+    for line in body:  # 1. a source location and what it says there (not a glog info / warning / error line)
+        if _GLOG_NOT_FATAL.match(line):
+            continue
         found = _LOCATION.search(line)
         if found and not _HANDLER_FILE.match(found.group(1)):
             said = normalized(line[found.end():].lstrip(" ]:!"))

@@ -35,6 +35,12 @@ def _own_cache(tmp_path, monkeypatch):
     (XLA_ABORT + "F0000 00:00:1711111111.999 77 hlo_sharding.cc:1436] Check failed: "
                  "!IsManualLeaf() && !IsUnknownLeaf()",
      "hlo_sharding.cc:1436 Check failed: !IsManualLeaf() && !IsUnknownLeaf()"),
+    # XLA's warnings on a grid program come first (glog W lines, with locations): not the site
+    (XLA_ABORT + "W1127 12:01:21.634988   14797 py_client.cc:496] Module has GSPMD attrs or ops, but Shardy is "
+                 "enabled.\nW1127 12:01:21.639566   14827 sharding_propagation.cc:3132] GSPMD sharding propagation "
+                 "is going to be deprecated\nF1127 12:01:21.639852   14827 hlo_sharding.cc:1436] Check failed: "
+                 "!IsManualLeaf() && !IsUnknownLeaf() \n*** Check failure stack trace: ***",
+     "hlo_sharding.cc:1436 Check failed: !IsManualLeaf() && !IsUnknownLeaf()"),
     # a LOG(FATAL) message, as the issue quotes it
     ("hlo_instruction.cc:1615 Invalid binary instruction opcode parameter",
      "hlo_instruction.cc:1615 Invalid binary instruction opcode parameter"),

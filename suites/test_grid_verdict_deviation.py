@@ -64,3 +64,26 @@ def test_a_case_that_ended_before_judging_gets_its_entry_from_the_judge(table):
     refused = grid_failure(module.main.ops[0], module, inputs, Status.REJECTED, "no grid",
                            traits=Traits(backend="fake"), dtype="f32")
     assert refused.deviation == {}  # a refusal is never a deviation
+
+
+def test_repro_of_a_grid_crash_finds_the_entry_its_conditions_explain(monkeypatch):
+    """``shlo-conform repro`` of a one-op grid case (conformance/fuzz_checking.check_grid_program)
+    names the entry grid_run found: the conditions are checked on the op, not left out."""
+    from adapters.base import RunResult, RunStatus
+    from conformance.fuzz_checking import check_grid_program
+    from judge.known_deviations import entry_of
+
+    entries = [Deviation("fake", "add", "f32", ("crash",), "add crashes on a grid with a NaN", when="nan_operand")]
+    monkeypatch.setattr(known_deviations, "KNOWN_DEVIATIONS", entries)
+
+    class CrashingGrid:
+        name = "fake"
+
+        def run_grid(self, program, inputs, replicas, partitions, timeout=60):
+            return RunResult(RunStatus.CRASH, None, "worker killed by SIGABRT", 0.0)
+
+    module = oracle.parse_module(ADD)
+    for operand, explained in ((np.array([1, np.nan, 3], np.float32), True), (np.ones(3, np.float32), False)):
+        verdict, _ = check_grid_program(CrashingGrid(), module, {(0, 0): [operand], (0, 1): [operand]})
+        assert verdict.status == Status.CRASH and verdict.op == "stablehlo.add" and verdict.dtype == "f32"
+        assert bool(entry_of("fake", verdict, module)) == explained, verdict
