@@ -8,6 +8,7 @@ What a campaign, ``shlo-conform repro`` and ``triage`` all do with one program a
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import numpy as np
 
@@ -18,7 +19,7 @@ from oracle.errors import OracleError, Unsupported
 from oracle.evaluator import Context, run_ops
 from oracle.numerics import isfinite
 from judge.grid_op import grid_failure
-from judge.known_deviations import deviation_for, element_names, explain_failure  # noqa: F401 (element_names: fuzz's)
+from judge.known_deviations import deviation_for, element_names, explain_failure, recorded  # noqa: F401 (element_names: fuzz's)
 from judge.status import Status
 from judge.verdicts import Verdict
 from judge.verdict import Traits, judge_grid_program, judge_program, oracle_run
@@ -176,12 +177,54 @@ def check_grid_program(backend, module: ir.Module, inputs: dict, *, timeout: flo
                 dtype = ",".join(sorted(element_names([r.type for r in ops[0].results])))
                 v = grid_failure(ops[0], module, inputs, v.status, v.message, traits=Traits.of(backend), dtype=dtype)
                 v.dtype = dtype
+            elif run.status != RunStatus.OK:
+                v = _grid_failure_explained(backend.name, module, inputs, grid, v)
             v.message = f"process grid {grid[0]} x {grid[1]}, process {pid}: {v.message}"
             v.inputs, v.expected = inputs, expected
             v.actual = run.outputs if run.status == RunStatus.OK else None
             return v, expected
         verdict = v
     return verdict, expected
+
+
+def _grid_failure_explained(backend: str, module: ir.Module, inputs: dict, grid: tuple, verdict: Verdict) -> Verdict:
+    """A grid program that crashed (or timed out, or failed) as a whole: no op is its culprit
+    (its prefixes would need the grid to be run again and again), so each op is asked in turn
+    whether a listed deviation explains the failure there, its conditions checked on the op's
+    operands (the oracle's, on the first process) and the ops before it -- the first such op
+    names the verdict.  None: the verdict as it is (a new finding, bucketed by its crash site)."""
+    from oracle.grid import evaluate_parallel
+
+    main = module.main
+    ops = [op for op in main.ops if op.name != "func.return"]
+    site = crash_site(verdict.message)
+    for k, op in enumerate(ops):
+        before = ir.Function("main", main.arguments, tuple(v.type for v in op.operands),
+                             tuple(ops[:k]) + (ir.Op("func.return", op.operands, ()),))
+        try:
+            operands = evaluate_parallel(dataclasses.replace(module, functions=(before,) + tuple(
+                f for f in module.functions if f.name != "main")), inputs, num_replicas=grid[0],
+                num_partitions=grid[1])[min(inputs)]
+        except OracleError:
+            continue
+        dtype = _result_element(op.results[0].type) if op.results else ""
+        found = deviation_for(backend, op.name, dtype, verdict.status, op, operands, ops[:k])
+        if found.deviation is not None and _same_site(found.deviation.reason, site):
+            return dataclasses.replace(verdict, op=op.name, dtype=dtype, triggers=found.triggers,
+                                       deviation=recorded(found.deviation))
+    return verdict
+
+
+#: A source location as crash sites and entries' reasons name it (``hlo_sharding.cc:1436``).
+_SOURCE_LOCATION = re.compile(r"[\w+-]+\.(?:cc|cpp|c|h):\d+")
+
+
+def _same_site(reason: str, site: str) -> bool:
+    """Whether an entry whose reason names the source locations of its aborts may explain a crash
+    at ``site``: it names the site's location, or names none (then its op and condition decide)."""
+    named = set(_SOURCE_LOCATION.findall(reason))
+    here = _SOURCE_LOCATION.findall(site)
+    return not named or bool(here and here[0] in named)
 
 
 def known_reason(backend: str, verdict: Verdict, module: ir.Module | None = None) -> str:

@@ -87,3 +87,41 @@ def test_repro_of_a_grid_crash_finds_the_entry_its_conditions_explain(monkeypatc
         verdict, _ = check_grid_program(CrashingGrid(), module, {(0, 0): [operand], (0, 1): [operand]})
         assert verdict.status == Status.CRASH and verdict.op == "stablehlo.add" and verdict.dtype == "f32"
         assert bool(entry_of("fake", verdict, module)) == explained, verdict
+
+
+TWO_OPS = """
+func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = stablehlo.negate %x : tensor<3xf32>
+  %1 = stablehlo.add %0, %0 : tensor<3xf32>
+  return %1 : tensor<3xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("operand, site, explained", [
+    (np.array([1, np.nan, 3], np.float32), "F1127 12:00:00.0 1 grid.cc:12] Check failed: x", True),
+    (np.ones(3, np.float32), "F1127 12:00:00.0 1 grid.cc:12] Check failed: x", False),  # no NaN reaches add
+    (np.array([1, np.nan, 3], np.float32), "F1127 12:00:00.0 1 other.cc:99] Check failed: y", False),  # another abort
+])
+def test_a_grid_program_crash_is_explained_where_an_op_meets_its_entry(monkeypatch, operand, site, explained):
+    """A multi-op grid program that crashed as a whole: each op is asked whether a listed entry
+    explains it (its condition on the op's operands, the oracle's through the ops before it), and
+    an entry naming its abort's source location explains only a crash at that location."""
+    from adapters.base import RunResult, RunStatus
+    from conformance.fuzz_checking import check_grid_program
+    from judge.known_deviations import entry_of
+
+    entries = [Deviation("fake", "add", "f32", ("crash",), "aborts (grid.cc:12) on a NaN", when="nan_operand")]
+    monkeypatch.setattr(known_deviations, "KNOWN_DEVIATIONS", entries)
+
+    class CrashingGrid:
+        name = "fake"
+
+        def run_grid(self, program, inputs, replicas, partitions, timeout=60):
+            return RunResult(RunStatus.CRASH, None, f"worker killed by SIGABRT; stderr:\n{site}", 0.0)
+
+    module = oracle.parse_module(TWO_OPS)
+    verdict, _ = check_grid_program(CrashingGrid(), module, {(0, 0): [operand], (0, 1): [operand]})
+    assert verdict.status == Status.CRASH
+    assert bool(entry_of("fake", verdict, module)) == explained, verdict
+    assert bool(verdict.deviation) == explained and ("nan_operand" in verdict.triggers) == explained
