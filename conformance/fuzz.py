@@ -13,7 +13,7 @@ appears.
   the op it starts at, ``attribute_crash``: the shortest prefix of @main that still crashes
   ends at it, and the deviation table's conditions are evaluated on it).  A crash whose output
   shows where the backend aborted (a ``Check failed`` file:line, a fatal message, the signal and
-  the top frames: conformance/fuzz_crash_sites.py) is bucketed by that site instead, as
+  the top frames: judge/messages.py crash_site) is bucketed by that site instead, as
   ClusterFuzz does: ``backend|at SITE|*|crash``, one finding listing every (op, element type)
   seen with it (``seen_with`` in finding.json and summary.json).  A signature
   seen before (in this run or in DIR from an earlier one) is counted, not reported again.
@@ -31,7 +31,7 @@ appears.
   later run over DIR reads them back and continues with the next round's seeds.
 * The stages live in modules of their own, each testable alone: drawing (fuzz_drawing.py: what
   to aim at, rounds of Hypothesis drawing), checking one program (fuzz_checking.py: the judge's
-  verdict, crash attribution, signatures), crash sites (fuzz_crash_sites.py), shrinking
+  verdict, crash attribution, signatures), crash buckets (fuzz_crash_sites.py), shrinking
   (fuzz_shrinking.py), storing findings (fuzz_storing.py); ``Campaign`` runs programs through
   them, confirms new failures on a fresh worker and reports.
 * Pipelined and batched: BATCH_PROGRAMS programs compile and run on the backends in a thread

@@ -19,12 +19,13 @@ from oracle.errors import OracleError, Unsupported
 from oracle.evaluator import Context, run_ops
 from oracle.numerics import isfinite
 from judge.grid_op import grid_failure
+from judge.messages import crash_site
 from judge.known_deviations import deviation_for, element_names, explain_failure, recorded  # noqa: F401 (element_names: fuzz's)
 from judge.status import Status
 from judge.verdicts import Verdict
 from judge.verdict import Traits, judge_grid_program, judge_program, oracle_run
 
-from .fuzz_crash_sites import bucket_op, crash_site
+from .fuzz_crash_sites import bucket_op
 from .fuzz_shrinking import pruned
 
 #: Statuses a campaign reports as findings.

@@ -2,7 +2,7 @@
 
 Every DIR is a campaign's output folder (``DIR/findings/*/finding.json``, conformance/fuzz.py).
 Findings of several folders (shards, nights) merge by signature; a crash merges by the site it
-aborts at (conformance/fuzz_crash_sites.py: also a finding an older campaign filed under its op
+aborts at (judge/messages.py crash_site, conformance/fuzz_crash_sites.py: also a finding an older campaign filed under its op
 and type), listing every (op, element type) seen with it.  Each one is replayed
 through the judge every path uses (``conformance.fuzz.check_program``, what ``shlo-conform
 repro`` does) and sorted into:

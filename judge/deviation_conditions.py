@@ -1361,16 +1361,23 @@ def e8m0_in_f32_subnormal_range(op: ir.Op, operands: Sequence) -> bool:
     tiny = 2.0 ** -126
     if _some_element(operands, lambda x, _: (x != 0) & (abs(x) < tiny)):
         return True
-    e8m0 = [r for r in op.results if str(getattr(_element_type(r), "name", "")) == "f8E8M0FNU"]
-    if not e8m0:
-        return False
-    try:
-        values = run_ops((op, ir.Op("func.return", tuple(e8m0), ())), dict(zip(op.operands, operands)),
-                         Context(ir.Module(())))
-    except OracleError:  # (an op the oracle cannot run alone: the entry may apply)
+    values = _oracle_results_of_type(op, operands, "f8E8M0FNU")
+    if values is None:  # (an op the oracle cannot run alone: the entry may apply)
         return True
     with np.errstate(invalid="ignore"):
         return any(bool(np.any(np.asarray(v).astype(np.float64) < tiny)) for v in values)
+
+
+def _oracle_results_of_type(op: ir.Op, operands: Sequence, type_name: str) -> list | None:
+    """The oracle's values of the op's results of element type ``type_name`` on ``operands`` ([]:
+    it has none; None: the oracle cannot run the op alone)."""
+    chosen = tuple(r for r in op.results if str(getattr(_element_type(r), "name", "")) == type_name)
+    if not chosen:
+        return []
+    try:
+        return run_ops((op, ir.Op("func.return", chosen, ())), dict(zip(op.operands, operands)), Context(ir.Module(())))
+    except OracleError:
+        return None
 
 
 CONDITIONS["e8m0_in_f32_subnormal_range"] = e8m0_in_f32_subnormal_range
@@ -1420,13 +1427,8 @@ def f8e4m3fn_result_out_of_range(op: ir.Op, operands: Sequence) -> bool:
     beyond 464 in magnitude, log(0), 1 / 0, ...), where a saturating backend gives +-448."""
     if nonfinite_operand(op, operands):
         return True
-    fn = [r for r in op.results if str(getattr(_element_type(r), "name", "")) == "f8E4M3FN"]
-    if not fn:
-        return False
-    try:
-        values = run_ops((op, ir.Op("func.return", tuple(fn), ())), dict(zip(op.operands, operands)),
-                         Context(ir.Module(())))
-    except OracleError:  # (an op the oracle cannot run alone: the entry may apply)
+    values = _oracle_results_of_type(op, operands, "f8E4M3FN")
+    if values is None:  # (an op the oracle cannot run alone: the entry may apply)
         return True
     return any(bool(np.any(np.isnan(np.asarray(v).astype(np.float32)))) for v in values)
 

@@ -15,19 +15,19 @@ a failure a listed deviation explains       the deviation entry (judge/deviation
                                             or the rows of the judge's message where a case has none)
 ``mismatch`` without element evidence       the first line of the message, normalized (below)
 (shapes, output count, a statistical test)
-``crash``                                   the crash site: the first ``file.cc:LINE`` the message
-                                            names and the rest of that line, normalized; else the
-                                            first line of the backend's stderr, else of the message
+``crash``                                   the crash site (judge/messages.py ``crash_site``: the
+                                            abort's ``file.cc:LINE`` and what it says there, a fatal
+                                            message, or the signal and the backend's top frames);
+                                            else the first line of the backend's stderr, else of
+                                            the message, normalized
 ``timeout``, ``error``, ``rejected``        the first line of the message that says ``error`` (a
                                             compiler's warnings come first), else its first line,
                                             normalized
 =========================================  ==========================================================
 
-Normalized: element type names (``f32``, ``ui8``, ``complex<f32>``, numpy's ``float32``) become
-``T``, shaped types ``tensor<...>`` (``vector``, ``memref`` alike), numbers (decimal or hex)
-``N`` and a list of them ``N, ...``, folders of a path are dropped, and a printed MLIR op
-(``"vector.store"(%N, ...) ...``) is cut off -- so the same message about another type, shape,
-rank or value is the same key.
+Normalized (judge/messages.py ``normalized``): element type names become ``T``, shaped types
+``tensor<...>``, numbers ``N``, folders of a path are dropped and a printed MLIR op is cut off --
+so the same message about another type, shape, rank or value is the same key.
 
 Relations of one mismatching element (expected e, actual a), the first that holds:
 
@@ -73,6 +73,7 @@ from oracle.numerics import from_bits, isnan, signbit, ulp_distance
 from oracle.types import ALL_ELEMENT_TYPES, as_element_type
 
 from .known_deviations import Deviation, deviation_for_case
+from .messages import HEADLINE_CHARS, crash_site, normalized
 from .status import FAILING, Status
 
 __all__ = ["RELATIONS", "SMALL_ULP", "Group", "group_cases", "element_relations", "element_evidence",
@@ -92,7 +93,6 @@ SMALL_ULP = 16
 #: Statuses that form groups; ``rejected`` groups are not failures (never "new problems").
 GROUPED = (Status.MISMATCH, Status.CRASH, Status.TIMEOUT, Status.ERROR, Status.REJECTED)
 FAILURES = FAILING  # every grouped status but rejected
-HEADLINE_CHARS = 160
 
 
 # ------------------------------------------------------------------ element relations
@@ -220,36 +220,16 @@ def case_relation(case) -> str:
 
 # --------------------------------------------------------------- messages and crash sites
 
-_SITE = re.compile(r"[\w.+-]+\.(?:cc|cpp|cxx|c|h|hpp|inc|rs):\d+")
-_PATH = re.compile(r"(?:/[\w.+-]+)+/(?=[\w.+-])")
-_SHAPED = re.compile(r"\b(tensor|vector|memref)<[^<>]*(?:<[^<>]*>[^<>]*)*>")
-_TYPE_NAMES = sorted({t.name for t in ALL_ELEMENT_TYPES} | {str(t.dtype) for t in ALL_ELEMENT_TYPES}, key=len,
-                     reverse=True)
-_TYPE = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in _TYPE_NAMES) + r")(?!\w)")
-_NUMBER = re.compile(r"-?(?:0x[0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)")
-_NUMBERS = re.compile(r"(%?N)(?:, %?N)+")
-_PRINTED_OP = re.compile(r'\s*(?:%N = )?"[\w.]+"\(.*')
 _ERROR = re.compile(r"\berror\b", re.IGNORECASE)
-
-
-def normalized(text: str) -> str:
-    """``text`` with its element types, tensor types, numbers and folders generalized (module docstring)."""
-    text = _PATH.sub("", text)
-    text = _SHAPED.sub(r"\1<...>", text)
-    text = _TYPE.sub("T", text)
-    text = _NUMBERS.sub(r"\1, ...", _NUMBER.sub("N", text))
-    text = _PRINTED_OP.sub("", text)
-    return " ".join(text.split())[:HEADLINE_CHARS]
 
 
 def failure_headline(case) -> str:
     """The crash site, or the first line of the stderr / message, normalized (module docstring)."""
     lines = [line.strip() for line in (case.message or "").splitlines() if line.strip()]
     if case.status == Status.CRASH:
-        for line in lines:
-            site = _SITE.search(line)
-            if site:
-                return f"{site.group(0)}{normalized(line[site.end():])}"
+        site = crash_site(case.message)
+        if site:
+            return site[:HEADLINE_CHARS]
         stderr = next((k for k, line in enumerate(lines) if line.endswith("stderr:")), None)
         if stderr is not None and stderr + 1 < len(lines):
             return normalized(lines[stderr + 1])

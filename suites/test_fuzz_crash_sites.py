@@ -1,4 +1,4 @@
-"""Crashes bucketed by where they abort (conformance/fuzz_crash_sites.py, issue 24 item 4): the
+"""Crashes bucketed by where they abort (judge/messages.py crash_site, issue 24 item 4): the
 site parser on crash texts as XLA, IREE and torch print them, and a campaign on a backend that
 aborts at two sites from many ops reports exactly two crash findings, each listing its ops."""
 
@@ -13,7 +13,7 @@ import oracle
 from adapters.base import RunResult
 from adapters.oracle_backend import OracleBackend
 from conformance.fuzz import Campaign, Verdict, signature_of
-from conformance.fuzz_crash_sites import crash_site
+from judge.messages import crash_site
 from conformance.triage import collect
 
 XLA_ABORT = "crashed while compiling: xla worker killed by SIGABRT (signal 6); stderr:\n"

@@ -243,7 +243,7 @@ def test_crashes_group_by_their_site_with_numbers_normalized():
     b = _crash("F0000 00:00:1711111111.999 77 hlo_sharding.cc:1436] Check failed: n == 2 (16 vs. 2)", "b")
     c = _crash("F0000 00:00:1700000000.123 4242 shape_util.cc:99] Check failed: rank == 3", "c")
     assert grouping.failure_headline(a) == grouping.failure_headline(b) == \
-        "hlo_sharding.cc:1436] Check failed: n == N (N vs. N)"
+        "hlo_sharding.cc:1436 Check failed: n == N (N vs. N)"
     groups = grouping.group_cases("xla-nothing-listed", [a, b, c])
     assert [len(g.members) for g in groups] == [2, 1]
     no_site = [CaseResult(i, ["stablehlo.add"], [t], "crash",
