@@ -8,7 +8,6 @@ What a campaign, ``shlo-conform repro`` and ``triage`` all do with one program a
 from __future__ import annotations
 
 import dataclasses
-import re
 
 import numpy as np
 
@@ -19,8 +18,9 @@ from oracle.errors import OracleError, Unsupported
 from oracle.evaluator import Context, run_ops
 from oracle.numerics import isfinite
 from judge.grid_op import grid_failure
+from judge.known_deviations import (deviation_for, element_names, explain_failure, names_the_site,  # noqa: F401
+                                    recorded)  # (element_names: fuzz's)
 from judge.messages import crash_site
-from judge.known_deviations import deviation_for, element_names, explain_failure, recorded  # noqa: F401 (element_names: fuzz's)
 from judge.status import Status
 from judge.verdicts import Verdict
 from judge.verdict import Traits, judge_grid_program, judge_program, oracle_run
@@ -210,22 +210,10 @@ def _grid_failure_explained(backend: str, module: ir.Module, inputs: dict, grid:
             continue
         dtype = _result_element(op.results[0].type) if op.results else ""
         found = deviation_for(backend, op.name, dtype, verdict.status, op, operands, ops[:k])
-        if found.deviation is not None and _same_site(found.deviation.reason, site):
+        if found.deviation is not None and names_the_site(found.deviation, site):
             return dataclasses.replace(verdict, op=op.name, dtype=dtype, triggers=found.triggers,
                                        deviation=recorded(found.deviation))
     return verdict
-
-
-#: A source location as crash sites and entries' reasons name it (``hlo_sharding.cc:1436``).
-_SOURCE_LOCATION = re.compile(r"[\w+-]+\.(?:cc|cpp|c|h):\d+")
-
-
-def _same_site(reason: str, site: str) -> bool:
-    """Whether an entry whose reason names the source locations of its aborts may explain a crash
-    at ``site``: it names the site's location, or names none (then its op and condition decide)."""
-    named = set(_SOURCE_LOCATION.findall(reason))
-    here = _SOURCE_LOCATION.findall(site)
-    return not named or bool(here and here[0] in named)
 
 
 def known_reason(backend: str, verdict: Verdict, module: ir.Module | None = None) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import fnmatch
 import glob
 import os
+import re
 import tomllib
 from dataclasses import dataclass
 
@@ -287,3 +288,16 @@ def stale_deviations(backend: str, cases) -> list[Deviation]:
         if covered and not any(c.status in d.statuses for c in covered):
             stale.append(d)
     return stale
+
+
+#: A source location as crash sites and entries' reasons name it (``hlo_sharding.cc:1436``).
+_SOURCE_LOCATION = re.compile(r"[\w+-]+\.(?:cc|cpp|c|h):\d+")
+
+
+def names_the_site(deviation: Deviation, site: str) -> bool:
+    """Whether an entry may explain a crash at ``site`` (judge/messages.py ``crash_site``) by the
+    source locations its reason names: it names the site's, or names none (then its op and
+    condition decide)."""
+    named = set(_SOURCE_LOCATION.findall(deviation.reason))
+    here = _SOURCE_LOCATION.findall(site)
+    return not named or bool(here and here[0] in named)
