@@ -334,8 +334,8 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
 def test_deviation_conditions_on_hand_made_cases():
     from judge.deviation_conditions import triggered
     power = oracle.parse_module(POWER_XX).main.ops[0]
-    assert "subnormal_operand" in triggered(power, [np.array([1e-40, 1.0], np.float32)] * 2)
-    assert triggered(power, [np.array([1e-30, 1.0], np.float32)] * 2) == ()
+    assert "subnormal_operand" in triggered(power, [np.array([1e-40, 1.0, 2.0, 0.5], np.float32)] * 2)
+    assert triggered(power, [np.array([1e-30, 1.0, 2.0, 0.5], np.float32)] * 2) == ()  # (operands of the op's shape)
     scatter = oracle.parse_module(SCATTER).main.ops[0]
     window = np.array([[1, 2, 3]], np.int32)
     assert triggered(scatter, [np.zeros(5, np.int32), np.array([[3]], np.int32), window]) == (
