@@ -845,21 +845,13 @@ def polygamma_negative_operand(op: ir.Op, operands: Sequence) -> bool:
 def asin_operand_near_one(op: ir.Op, operands: Sequence) -> bool:
     """chlo.asin with some element 0.85 <= |x| < 1 (where asin's slope grows toward the end of
     the domain)."""
-    if op.name != "chlo.asin":
-        return False
-    with np.errstate(invalid="ignore"):
-        magnitude = np.abs(np.asarray(operands[0]).astype(np.float64))
-        return bool(np.any((magnitude >= 0.85) & (magnitude < 1)))
+    return op.name == "chlo.asin" and _some_element(operands, lambda x, _: (abs(x) >= 0.85) & (abs(x) < 1))
 
 
 def atanh_small_operand(op: ir.Op, operands: Sequence) -> bool:
     """chlo.atanh with some element 0 < |x| < 1/16: computed as log((1 + x) / (1 - x)) / 2, the
     quotient's rounding (about an ULP of 1) is a relative error of about ulp(1) / |x| there."""
-    if op.name != "chlo.atanh":
-        return False
-    with np.errstate(invalid="ignore"):
-        magnitude = np.abs(np.asarray(operands[0]).astype(np.float64))
-        return bool(np.any((magnitude > 0) & (magnitude < 1 / 16)))
+    return op.name == "chlo.atanh" and _some_element(operands, lambda x, _: (x != 0) & (abs(x) < 1 / 16))
 
 
 def infinite_zeta_operand(op: ir.Op, operands: Sequence) -> bool:
@@ -1361,17 +1353,17 @@ def e8m0_in_f32_subnormal_range(op: ir.Op, operands: Sequence) -> bool:
     tiny = 2.0 ** -126
     if _some_element(operands, lambda x, _: (x != 0) & (abs(x) < tiny)):
         return True
-    values = _oracle_results_of_type(op, operands, "f8E8M0FNU")
+    values = _oracle_results(op, operands, lambda et: getattr(et, "name", "") == "f8E8M0FNU")
     if values is None:  # (an op the oracle cannot run alone: the entry may apply)
         return True
     with np.errstate(invalid="ignore"):
         return any(bool(np.any(np.asarray(v).astype(np.float64) < tiny)) for v in values)
 
 
-def _oracle_results_of_type(op: ir.Op, operands: Sequence, type_name: str) -> list | None:
-    """The oracle's values of the op's results of element type ``type_name`` on ``operands`` ([]:
-    it has none; None: the oracle cannot run the op alone)."""
-    chosen = tuple(r for r in op.results if str(getattr(_element_type(r), "name", "")) == type_name)
+def _oracle_results(op: ir.Op, operands: Sequence, wanted) -> list | None:
+    """The oracle's values of the op's results whose element type is ``wanted(element_type)`` on
+    ``operands`` ([]: it has none; None: the oracle cannot run the op alone)."""
+    chosen = tuple(r for r in op.results if _element_type(r) is not None and wanted(_element_type(r)))
     if not chosen:
         return []
     try:
@@ -1427,7 +1419,7 @@ def f8e4m3fn_result_out_of_range(op: ir.Op, operands: Sequence) -> bool:
     beyond 464 in magnitude, log(0), 1 / 0, ...), where a saturating backend gives +-448."""
     if nonfinite_operand(op, operands):
         return True
-    values = _oracle_results_of_type(op, operands, "f8E4M3FN")
+    values = _oracle_results(op, operands, lambda et: getattr(et, "name", "") == "f8E4M3FN")
     if values is None:  # (an op the oracle cannot run alone: the entry may apply)
         return True
     return any(bool(np.any(np.isnan(np.asarray(v).astype(np.float32)))) for v in values)
@@ -1440,13 +1432,8 @@ def smallest_normal_result(op: ir.Op, operands: Sequence) -> bool:
     """The oracle's value of some float result of the op has an element of magnitude equal to its
     type's smallest normal (where an exact value just below it rounds up: a backend that flushes
     the tiny value before rounding it returns 0)."""
-    floats = [r for r in op.results if getattr(_element_type(r), "is_float", False)]
-    if not floats:
-        return False
-    try:
-        values = run_ops((op, ir.Op("func.return", tuple(floats), ())), dict(zip(op.operands, operands)),
-                         Context(ir.Module(())))
-    except OracleError:  # (an op the oracle cannot run alone: the entry may apply)
+    values = _oracle_results(op, operands, lambda et: et.is_float)
+    if values is None:  # (an op the oracle cannot run alone: the entry may apply)
         return True
     return _some_element([np.asarray(v) for v in values], lambda x, smallest_normal: np.abs(x) == smallest_normal)
 
