@@ -17,11 +17,11 @@ from __future__ import annotations
 import fnmatch
 import glob
 import os
-import re
 import tomllib
 from dataclasses import dataclass
 
 from .deviation_conditions import CONDITIONS, triggered
+from .messages import source_locations
 from .status import FAILING, Status
 
 DEVIATIONS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "deviations")
@@ -290,14 +290,10 @@ def stale_deviations(backend: str, cases) -> list[Deviation]:
     return stale
 
 
-#: A source location as crash sites and entries' reasons name it (``hlo_sharding.cc:1436``).
-_SOURCE_LOCATION = re.compile(r"[\w+-]+\.(?:cc|cpp|c|h):\d+")
-
-
 def names_the_site(deviation: Deviation, site: str) -> bool:
     """Whether an entry may explain a crash at ``site`` (judge/messages.py ``crash_site``) by the
     source locations its reason names: it names the site's, or names none (then its op and
     condition decide)."""
-    named = set(_SOURCE_LOCATION.findall(deviation.reason))
-    here = _SOURCE_LOCATION.findall(site)
+    named = set(source_locations(deviation.reason))
+    here = source_locations(site)
     return not named or bool(here and here[0] in named)

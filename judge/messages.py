@@ -87,6 +87,11 @@ _PY_FRAME = re.compile(r'File "(?P<path>[^"]*)", line \d+ in (?P<func>\S+)')
 _TEMPORARY = re.compile(r"^(?:/tmp|/var/folders|/private/var)/|torchinductor|/T/")
 
 
+def source_locations(text: str) -> list[str]:
+    """The ``file.cc:LINE`` source locations ``text`` names, in order."""
+    return [f"{name}:{line}" for name, line in _LOCATION.findall(text)]
+
+
 def crash_site(message: str) -> str:
     """The abort site of a crash's message (module docstring), or "" when it shows none."""
     lines = [line.rstrip() for line in (message or "").splitlines() if line.strip()]
