@@ -169,7 +169,7 @@ def check_grid_program(backend, module: ir.Module, inputs: dict, *, timeout: flo
             return pv, expected
         return dataclasses.replace(pv, message=f"process grid {grid[0]} x {grid[1]}, process {pid}: {pv.message}",
                                    inputs=inputs, expected=expected, actual=run.outputs), expected
-    verdict = Verdict(Status.PASS)
+    verdict = Verdict(Status.PASS)  # the run did not finish (an OK run returned above)
     ops = [op for op in module.main.ops if op.name != "func.return"]
     for pid in sorted(inputs):
         v = judge(module, inputs[pid], (expected[pid],), run)
@@ -178,11 +178,10 @@ def check_grid_program(backend, module: ir.Module, inputs: dict, *, timeout: flo
                 dtype = ",".join(sorted(element_names([r.type for r in ops[0].results])))
                 v = grid_failure(ops[0], module, inputs, v.status, v.message, traits=Traits.of(backend), dtype=dtype)
                 v.dtype = dtype
-            elif run.status != RunStatus.OK:
+            else:
                 v = _grid_failure_explained(backend.name, module, inputs, grid, v)
             v.message = f"process grid {grid[0]} x {grid[1]}, process {pid}: {v.message}"
-            v.inputs, v.expected = inputs, expected
-            v.actual = run.outputs if run.status == RunStatus.OK else None
+            v.inputs, v.expected, v.actual = inputs, expected, None
             return v, expected
         verdict = v
     return verdict, expected
@@ -192,24 +191,27 @@ def _grid_failure_explained(backend: str, module: ir.Module, inputs: dict, grid:
     """A grid program that crashed (or timed out, or failed) as a whole: no op is its culprit
     (its prefixes would need the grid to be run again and again), so each op is asked in turn
     whether a listed deviation explains the failure there, its conditions checked on the op's
-    operands (the oracle's, on the first process) and the ops before it -- the first such op
-    names the verdict.  None: the verdict as it is (a new finding, bucketed by its crash site)."""
+    operands (the oracle's, on the first process: one evaluation of the program returning every
+    op's operands) and the ops before it -- the first such op names the verdict; where none
+    does, the verdict is returned as it is (a new finding, bucketed by its crash site)."""
     from oracle.grid import evaluate_parallel
 
     main = module.main
     ops = [op for op in main.ops if op.name != "func.return"]
+    needed = tuple(dict.fromkeys(v for op in ops for v in op.operands))
+    every_operand = ir.Function("main", main.arguments, tuple(v.type for v in needed),
+                                tuple(ops) + (ir.Op("func.return", needed, ()),))
+    try:
+        values = evaluate_parallel(dataclasses.replace(module, functions=(every_operand,) + tuple(
+            f for f in module.functions if f.name != "main")), inputs, num_replicas=grid[0],
+            num_partitions=grid[1])[min(inputs)]
+    except OracleError:
+        return verdict
+    value_of = dict(zip(needed, values))
     site = crash_site(verdict.message)
     for k, op in enumerate(ops):
-        before = ir.Function("main", main.arguments, tuple(v.type for v in op.operands),
-                             tuple(ops[:k]) + (ir.Op("func.return", op.operands, ()),))
-        try:
-            operands = evaluate_parallel(dataclasses.replace(module, functions=(before,) + tuple(
-                f for f in module.functions if f.name != "main")), inputs, num_replicas=grid[0],
-                num_partitions=grid[1])[min(inputs)]
-        except OracleError:
-            continue
         dtype = _result_element(op.results[0].type) if op.results else ""
-        found = deviation_for(backend, op.name, dtype, verdict.status, op, operands, ops[:k])
+        found = deviation_for(backend, op.name, dtype, verdict.status, op, [value_of[v] for v in op.operands], ops[:k])
         if found.deviation is not None and names_the_site(found.deviation, site):
             return dataclasses.replace(verdict, op=op.name, dtype=dtype, triggers=found.triggers,
                                        deviation=recorded(found.deviation))
