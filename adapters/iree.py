@@ -450,11 +450,14 @@ def boundary_problem(arg_types: list[str], result_types: list[str]) -> str | Non
     "'stream.tensor.sizeof' op failed to calculate total byte count")."""
     for where, types in (("argument", arg_types), ("result", result_types)):
         for k, ty in enumerate(types):
-            element = _element(ty)
+            tensor = _tensor_type(ty)
+            element = _boundary_element(tensor)
             if element is None or _hal_element_type(element) is None:
                 return (f"IREE adapter: {where} #{k} of type {ty} cannot cross the function boundary "
                         f"(no HAL element type)")
-            if element.bits < 8 and element.kind != "bool" and (_size(ty) * element.bits) % 8:
+            # (a dynamic shape's size is known at run time only: the compiler and runtime decide)
+            sub_byte = element.bits < 8 and element.kind != "bool"
+            if sub_byte and tensor.is_static and (tensor.num_elements * element.bits) % 8:
                 return (f"IREE adapter: {where} #{k} of type {ty} cannot cross the function boundary "
                         f"(not a whole number of bytes)")
     return None
@@ -469,22 +472,27 @@ def _program_boundary_problem(program: str) -> str | None:
         return None
 
 
-def _size(type_text: str) -> int:
-    from oracle.types import parse_type
-    return int(np.prod(parse_type(type_text).shape, dtype=np.int64))
-
-
-def _element(type_text: str):
+def _tensor_type(type_text: str):
+    """The TensorType ``type_text`` spells (None: it spells none)."""
     from oracle.types import TensorType, parse_type
 
     try:
         t = parse_type(type_text)
     except Exception:
         return None
-    if not isinstance(t, TensorType):
+    return t if isinstance(t, TensorType) else None
+
+
+def _boundary_element(tensor):
+    """The element type a tensor crosses the function boundary as (None: no tensor); IREE lowers
+    quantized types to their storage integers, at the function boundary too."""
+    if tensor is None:
         return None
-    # IREE lowers quantized types to their storage integers, at the function boundary too
-    return t.element_type.storage_type if t.element_type.is_quantized else t.element_type
+    return tensor.element_type.storage_type if tensor.element_type.is_quantized else tensor.element_type
+
+
+def _element(type_text: str):
+    return _boundary_element(_tensor_type(type_text))
 
 
 class IreeBackend(WorkerBackend):
