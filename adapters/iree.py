@@ -19,7 +19,9 @@ Where a cold default run's CPU goes (``SHLO_IREE_COMPILE_LOG``, 2 cores, 1681 s 
 in 3327 compiles): batches 626 s (0.136 s a program); programs compiled alone 221 s (633, 0.35 s
 each: 303 with dynamic ops, since batched (``IreeBackend.batchable``), 163 alike a remembered
 refusal, 95 left out of a batch); refusal batches 349 s (0.034 s a program a round); refused
-alone 235 s (1707: 0.09 s each, 0.58 s for a linker refusal, 0.51 s for a compiler crash report).  Tried and not taken: programs alike a remembered refusal in refusal
+alone 235 s (1707: 0.09 s each, 0.58 s for a linker refusal, 0.51 s for a compiler crash report).
+Session 7, programs refused at the boundary before compiling (``boundary_problem``): 1200 of
+1405 s in 2119 compiles.  Tried and not taken: programs alike a remembered refusal in refusal
 batches (26-28 % fewer compiles, the same CPU: IREE's legalizations name one program per round).
 Flags that matter:
 
