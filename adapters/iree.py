@@ -354,20 +354,20 @@ class IreeEngine:
         same_as = first_occurrences(programs)
         texts = {k: programs[k] for k in sorted(set(same_as))}
         log_request("batch", list(texts.values()))
-        crossing = {k: _program_boundary_problem(text) for k, text in texts.items()}
-        refused_at_boundary = {k: LeftOut(RunStatus.REJECTED, problem) for k, problem in crossing.items() if problem}
-        texts = {k: text for k, text in texts.items() if k not in refused_at_boundary}
+        problems = {k: _program_boundary_problem(text) for k, text in texts.items()}
+        refused_at_boundary = {k: LeftOut(RunStatus.REJECTED, problem) for k, problem in problems.items() if problem}
+        texts = {k: text for k, text in texts.items() if not problems[k]}
         if not texts:
             return {}, refused_at_boundary, same_as
         if all(refusal_prone(text, self.target) for text in texts.values()):
             batch = self._refusal_batch(texts)
         else:
             batch = compile_batch(texts, self._compile, one_main=False)
-        handles, left_out = {}, {**refused_at_boundary, **batch.left_out}
+        handles = {}
         if batch.compiled is not None:
             module, context = self._load(batch.compiled)
             handles = {k: self._entry(module, context, name, *types) for k, (name, types) in batch.entries.items()}
-        return handles, left_out, same_as
+        return handles, {**refused_at_boundary, **batch.left_out}, same_as
 
     def _refusal_batch(self, texts: dict[int, str], rounds: int = 8) -> CompiledBatch:
         """Programs of element types IREE refuses at once or often (``refusal_prone``) compiled
