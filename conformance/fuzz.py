@@ -64,8 +64,8 @@ from reports.results import atomic_write_text
 
 from .findings_store import open_store
 from .fuzz_checking import (ANY_TYPE, FINDING_STATUSES, Verdict, attribute_crash, check_grid_program,  # noqa: F401
-                            check_program, element_names, finite_elements, judge, known_reason, op_and_type,
-                            oracle_outputs, signature_of)
+                            check_program, element_names, finite_elements, first_replays_together, judge,
+                            known_reason, op_and_type, oracle_outputs, signature_of)
 from .fuzz_drawing import (FAILED_ROUNDS_IN_A_ROW, REFUSALS, ROUND_PROGRAMS, aimed_ops, draw_rounds,  # noqa: F401
                            known_refusals, program_strategy, rounds_done, touches)
 from .fuzz_running import (CONFIRM_RUNS, TIME_PARTS, ReadyProgram, RunsInFlight, Stats,  # noqa: F401
@@ -223,14 +223,17 @@ class Campaign:
             self.stats.finite += finite
             self.stats.outputs += total
 
-    def _judged(self, module: ir.Module, input_sets: list, expected: list, runs: list, backend) -> Verdict:
+    def _judged(self, module: ir.Module, input_sets: list, expected: list, runs: list, backend, *,
+                replays_run: dict | None = None, key: tuple = ()) -> Verdict:
         """The backend's runs judged against the oracle's answers: the first finding-worthy
-        verdict, else the last."""
+        verdict, else the last.  ``replays_run``: ``first_replays_together``'s, ``key`` this
+        program's (program #, backend name) there."""
         t = time.perf_counter()
         verdict = Verdict(Status.PASS)
         try:
-            for inputs, oracle_values, run in zip(input_sets, expected, runs):
-                v = judge(module, inputs, oracle_values, run, backend=backend, timeout=self._timeout())
+            for i, (inputs, oracle_values, run) in enumerate(zip(input_sets, expected, runs)):
+                v = judge(module, inputs, oracle_values, run, backend=backend, timeout=self._timeout(),
+                          replays_run=(replays_run or {}).get((*key, i)))
                 if v.status in FINDING_STATUSES:
                     return v
                 verdict = v
@@ -461,6 +464,9 @@ class Campaign:
         runs = pending.wait()
         self._spent("backend_wait", t)
         self.stats.background += pending.seconds
+        t = time.perf_counter()
+        replays_run = first_replays_together(pending.ready, runs, timeout=self._timeout())
+        self._spent("judging", t)
         for k, item in enumerate(pending.ready):
             if self._past_budget():
                 break  # (a program judged past the budget is not counted: its replays would only overrun it)
@@ -471,7 +477,8 @@ class Campaign:
                     continue
                 self._count_finite(item.expected)
                 verdicts[backend.name] = (backend, self._judged(item.program.module, item.inputs, item.expected,
-                                                                runs[k, backend.name], backend))
+                                                                runs[k, backend.name], backend,
+                                                                replays_run=replays_run, key=(k, backend.name)))
             self._count_program(item.program, item.inputs, verdicts)
 
     def _past_budget(self) -> bool:

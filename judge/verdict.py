@@ -301,6 +301,31 @@ def _judged_program(module: ir.Module, inputs: Sequence, actual: Sequence, *, tr
     return found
 
 
+def first_replay(module: ir.Module, inputs: Sequence, actual: Sequence, *, traits: Traits = Traits(),
+                 oracle_values: tuple | None = None) -> str | None:
+    """The program ``judge_program`` would first replay on the backend to judge ``actual`` (its
+    text: every top-level value returned), or None when it needs no replay (outputs bit-identical
+    to the oracle's, or each within its producing op's allowance).  A caller judging many
+    programs runs their first replays together, as one batch, and answers ``rerun`` from those
+    (conformance/fuzz.py): the judging is the same, one compile serves many replays."""
+    inlined = rewrite.inline_calls(module)
+    if inlined is not module:
+        module, oracle_values = inlined, None
+    expected, env, recorded = oracle_values or oracle_run(module, inputs)
+    main = module.main
+    outputs_values = list(main.ops[-1].operands)
+    if len(actual) != len(expected) or all(_identical(e, a) for e, a in zip(expected, actual)):
+        return None
+    producers = {r: (k, op) for k, op in enumerate(main.ops) for r in op.results}
+    direct = _judge_outputs_directly(module, env, list(actual), outputs_values, producers, traits, expected, recorded)
+    if direct.status != Status.MISMATCH:
+        return None
+    try:
+        return _replay_text(rewrite.expand(module, {}))[0]
+    except rewrite.TooLarge:
+        return None
+
+
 def _output_masks(module: ir.Module, env: dict, recorded: dict) -> Callable[[], list]:
     """What computes each output's implementation-defined elements (None: none) when first asked:
     its producing op's masks on the oracle's values (``op_masks``), joined with those the oracle
@@ -481,9 +506,9 @@ def _replay(expansion: rewrite.Expansion, inputs, rerun) -> _Replay | str:
     """The backend's values of every top-level value of the (rewritten) program, or why not."""
     main = expansion.module.main
     outputs_values = list(main.ops[-1].operands)
-    program, extra = instrumented(expansion.module)
+    text, extra = _replay_text(expansion)
     try:
-        replay = rerun(oracle.print_module(program))
+        replay = rerun(text)
     except Exception as e:  # noqa: BLE001 - a backend that cannot run the replay: judged without it
         return f"replay failed: {type(e).__name__}: {e}"
     if replay is None:
@@ -496,6 +521,13 @@ def _replay(expansion: rewrite.Expansion, inputs, rerun) -> _Replay | str:
     # The values the program returns are the backend's too (an argument returned stays the input).
     env.update((v, x) for v, x in zip(outputs_values, replay) if v in produced)
     return _Replay(expansion, env, list(replay[:len(outputs_values)]))
+
+
+def _replay_text(expansion: rewrite.Expansion) -> tuple[str, list]:
+    """The text of the replay program of a (rewritten) program, and the values it returns
+    beyond the program's own outputs (``instrumented``)."""
+    program, extra = instrumented(expansion.module)
+    return oracle.print_module(program), extra
 
 
 def _revised_decisions(replay: _Replay, decisions: dict, whole: dict) -> dict | None:

@@ -191,9 +191,11 @@ class CompilesInBatches(OneCallAtATime):
     def __init__(self):
         super().__init__()
         self.batches = []  # the distinct programs of each run_batch call
+        self.texts = []  # the programs of each run_batch call
 
     def run_batch(self, programs, input_sets, timeout=60):
         self.batches.append(len(set(programs)))
+        self.texts.append(set(programs))
         return self._call(lambda: [_negate_off(p, OracleBackend.run(self, p, s, timeout))
                                    for p, s in zip(programs, input_sets)])
 
@@ -202,15 +204,19 @@ def test_programs_go_to_a_batching_backend_together_and_keep_their_verdicts(tmp_
     monkeypatch.setenv("SHLO_CONFORM_CACHE", str(tmp_path / "cache"))
     ops = [oracle.lookup(f"stablehlo.{name}") for name in ("negate", "add", "abs", "multiply")]
     batching, one_at_a_time = CompilesInBatches(), OneCallAtATime()
-    summaries = [Campaign(backend, str(tmp_path / backend.name), seed=3, ops=ops, max_ops=3, progress=False,
-                          include_known=True).run(max_programs=2 * BATCH_PROGRAMS + 3)
-                 for backend in (batching, one_at_a_time)]
+    campaigns = [Campaign(backend, str(tmp_path / backend.name), seed=3, ops=ops, max_ops=3, progress=False,
+                          include_known=True) for backend in (batching, one_at_a_time)]
+    campaigns[0].recorded = []  # (the programs it runs first)
+    summaries = [c.run(max_programs=2 * BATCH_PROGRAMS + 3) for c in campaigns]
     assert [s["programs"] for s in summaries] == [2 * BATCH_PROGRAMS + 3] * 2
     # (programs the oracle cannot evaluate are not sent: a batch holds up to BATCH_PROGRAMS)
     assert batching.batches[:2] and all(1 < n <= BATCH_PROGRAMS for n in batching.batches[:2])
     assert batching.overlapped == 0
     found = [sorted(f["signature"].split("|", 1)[1] for f in s["findings"]) for s in summaries]
     assert found[0] == found[1] and any("negate" in f for f in found[0])  # the same verdicts
+    # the replays a batch's judging asks for first ran together, as batches of their own
+    first_runs = {text for text, _ in campaigns[0].recorded}
+    assert any(len(texts) > 1 and not texts & first_runs for texts in batching.texts)
 
 
 def test_warnings_never_reach_the_terminal(tmp_path, capsys, monkeypatch):

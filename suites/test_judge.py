@@ -15,7 +15,7 @@ import pytest
 
 import oracle
 from judge.tolerance import tolerance_for
-from judge.verdict import judge_program
+from judge.verdict import first_replay, judge_program
 
 _RUNNER = os.path.join(os.path.dirname(__file__), "data", "faulty_runner.py")
 _spec = importlib.util.spec_from_file_location("faulty_runner", _RUNNER)
@@ -372,3 +372,16 @@ def test_calls_are_inlined_before_judging():
     assert rounding.status == "pass", rounding.message
     wrong = judged(FaultyOracle(wrong="stablehlo.add"))
     assert wrong.status == "mismatch" and wrong.op == "stablehlo.add", wrong.message
+
+
+@pytest.mark.parametrize("text,inexact,wrong", CASES)
+def test_first_replay_is_the_program_the_judge_replays_first(text, inexact, wrong):
+    """judge.verdict.first_replay (a campaign runs many of them as one batch): the very text the
+    judge asks ``rerun`` for first, or None exactly when the judge replays nothing."""
+    module, inputs = oracle.parse_module(text), _inputs(text)
+    for backend in (FaultyOracle(nudge=[inexact]), FaultyOracle(nudge=[inexact], wrong=wrong), FaultyOracle()):
+        actual = backend.run(text, inputs).outputs
+        asked = []
+        judge_program(module, inputs, actual, rerun=lambda t: asked.append(t) or backend.run(t, inputs).outputs)
+        assert first_replay(module, inputs, actual) == (asked[0] if asked else None)
+    assert asked == []  # the correct backend: bit-identical, no replay

@@ -117,6 +117,10 @@ class _Balls:
         return arb(x).bessel_i(n)
 
     @staticmethod
+    def besseli1_scaled(x):  # Arb's own exp(-x) I1(x) (odd): stays tight where I1(x) and exp(-x) apart do not
+        return math.copysign(1, x) * arb(abs(x)).bessel_i(1, scaled=True)
+
+    @staticmethod
     def polygamma(n, x):  # Arb's polygamma is complex; at a real x its real part is the value
         return acb(x).polygamma(n).real
 
@@ -231,7 +235,9 @@ def _make_real(name, mp=mpmath):
             return x
         if math.isinf(x):
             return math.copysign(0.0, x)
-        return mp.besseli(1, x) * mp.exp(-abs(mp.mpf(x)))
+        if mp is mpmath:
+            return mp.besseli(1, x) * mp.exp(-abs(mp.mpf(x)))
+        return mp.besseli1_scaled(x)
 
     return locals()[name]
 
