@@ -312,13 +312,7 @@ def first_replay(module: ir.Module, inputs: Sequence, actual: Sequence, *, trait
     if inlined is not module:
         module, oracle_values = inlined, None
     expected, env, recorded = oracle_values or oracle_run(module, inputs)
-    main = module.main
-    outputs_values = list(main.ops[-1].operands)
-    if len(actual) != len(expected) or all(_identical(e, a) for e, a in zip(expected, actual)):
-        return None
-    producers = {r: (k, op) for k, op in enumerate(main.ops) for r in op.results}
-    direct = _judge_outputs_directly(module, env, list(actual), outputs_values, producers, traits, expected, recorded)
-    if direct.status != Status.MISMATCH:
+    if len(actual) != len(expected) or _without_replay(module, list(actual), traits, expected, env, recorded)[1]:
         return None
     try:
         return _replay_text(rewrite.expand(module, {}))[0]
@@ -347,22 +341,29 @@ def _judged_outputs(module, inputs, actual, traits, rerun, expected, env, record
     """``_judged_program`` once the oracle has run: bit-identical outputs, else each by its
     producing op's rule, else the replay."""
     main = module.main
-    outputs_values = list(main.ops[-1].operands)
     if len(actual) != len(expected):
         return _Found(Status.MISMATCH, f"expected {len(expected)} outputs, got {len(actual)}", main.ops[-1],
                       expected=expected)
-    producers = {r: (k, op) for k, op in enumerate(main.ops) for r in op.results}
     if rerun is None:
-        return _judge_outputs_directly(module, env, actual, outputs_values, producers, traits, expected, recorded)
+        producers = {r: (k, op) for k, op in enumerate(main.ops) for r in op.results}
+        return _judge_outputs_directly(module, env, actual, list(main.ops[-1].operands), producers, traits,
+                                       expected, recorded)
+    found, settled = _without_replay(module, actual, traits, expected, env, recorded)
+    return found if settled else _judged_by_replay(module, inputs, actual, traits, rerun, expected, found)
+
+
+def _without_replay(module, actual, traits, expected, env, recorded) -> tuple[_Found, bool]:
+    """The verdict a replay may not be needed for -- bit-identical outputs, else each output by
+    its producing op's rule on the oracle's operands -- and whether it stands (False: only the
+    replay, a second compile, can judge and attribute the outputs beyond their allowances)."""
+    main = module.main
+    outputs_values = list(main.ops[-1].operands)
     if all(_identical(e, a) for e, a in zip(expected, actual)):
         masked = any(v in recorded for v in outputs_values)
-        return _Found(Status.IMPLEMENTATION_DEFINED if masked else Status.PASS, expected=expected)
-    # Outputs within their producing ops' allowances of the oracle's exact outputs are right as
-    # they are; only the others need the replay (a second compile) to be judged and attributed.
+        return _Found(Status.IMPLEMENTATION_DEFINED if masked else Status.PASS, expected=expected), True
+    producers = {r: (k, op) for k, op in enumerate(main.ops) for r in op.results}
     direct = _judge_outputs_directly(module, env, actual, outputs_values, producers, traits, expected, recorded)
-    if direct.status != Status.MISMATCH:
-        return direct
-    return _judged_by_replay(module, inputs, actual, traits, rerun, expected, direct)
+    return direct, direct.status != Status.MISMATCH
 
 
 # ----------------------------------------------------------------- replay judging
