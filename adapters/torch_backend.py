@@ -15,9 +15,10 @@ walk stays in Python) and that graph goes to ``torch.compile(graph, backend="ind
 fullgraph=True, dynamic=False)``, once per program text
 (compiled on the first input set, ~1.5 s of CPU each; the worker caches prepared programs per
 text, inductor's own cache lives under ``<cache>/torchinductor``).  A run compiles its cases 32
-to a graph (``TorchEngine.prepare_batch``: the programs' graphs called one after the other,
-traced into one; a compile costs about the same whatever the graph's size: g++ takes ~1 s of
-CPU for one small program's kernel, ~1.4 s for 32 programs'); the types inductor often refuses
+to a graph (``TorchEngine.prepare_batch``: the programs called one after the other,
+traced into one: g++ takes ~1 s of CPU for one small program's kernel, ~1.4 s for 32
+programs', but inductor's own passes grow with the graph, so 96 to a graph saved only 5 % of
+the CPU of 10 ops' cases); the types inductor often refuses
 (``INDUCTOR_OFTEN_REFUSED``) 32 to a graph among themselves, integer division
 (``INDUCTOR_CRASHES``) alone.  Inductor's first compile in a process costs ~25 s more: the
 worker pays it once before it forks its servers (``preload_inductor``), so a crash costs a
@@ -151,9 +152,9 @@ class TorchEngine:
         self.torch._dynamo.reset()  # a fresh cache per program: never the recompile limit's eager fallback
         return self.torch.compile(graph, backend="inductor", fullgraph=True, dynamic=False)
 
-    # A batch (adapters/batch.py), inductor only: the programs' FX graphs called one after the
-    # other by one function, traced again into ONE graph and compiled once (a compile costs
-    # ~1.5 s of CPU whatever the graph's size; the calls share no value).
+    # A batch (adapters/batch.py), inductor only: the programs' lowered functions called one
+    # after the other by one function, traced into ONE graph and compiled once (the calls share
+    # no value).
 
     def prepare_batch(self, programs: list[str]) -> tuple:
         """One compiled graph for the programs (a program that comes back with another input
@@ -167,29 +168,49 @@ class TorchEngine:
         from .torch_lowering import torch_dtype
 
         same_as = first_occurrences(programs)
-        preps, graphs, left_out = {}, {}, {}
+        preps, left_out = {}, {}
         for k in sorted(set(same_as)):
             try:
                 preps[k] = self._lowered(programs[k])
-                graphs[k] = self._traced(preps[k])
             except Rejected as e:  # what prepare() says of it alone
                 left_out[k] = LeftOut(RunStatus.REJECTED, str(e))
             except Exception:
                 left_out[k] = LeftOut("alone")
-            if k in left_out:
-                preps.pop(k, None)
+        if not preps:
+            return None, preps, left_out, same_as
 
-        def every_program(*tensors):
+        def every_program(*tensors, callables):
             outputs, start = [], 0
-            for k, graph in graphs.items():
+            for k, call in callables.items():
                 count = len(preps[k].arg_types)
-                outputs += list(graph(*tensors[start:start + count]))
+                outputs += list(call(*tensors[start:start + count]))
                 start += count
             return outputs
 
-        arguments = [self.torch.zeros(t.shape, dtype=torch_dtype(t)) for prep in preps.values() for t in prep.arg_types]
-        function = self._compiled(make_fx(every_program, tracing_mode="fake")(*arguments)) if graphs else None
-        return function, preps, left_out, same_as
+        def traced(callables):
+            arguments = [self.torch.zeros(t.shape, dtype=torch_dtype(t)) for k in callables
+                         for t in preps[k].arg_types]
+            return make_fx(lambda *tensors: every_program(*tensors, callables=callables), tracing_mode="fake")(
+                *arguments)
+
+        # One trace of the lowered programs (a make_fx call costs ~12 ms of setup: a third of a
+        # batch's tracing); where it fails, each program is traced alone and the ones that fail
+        # there are left out, with what prepare() says of them.
+        try:
+            graph = traced({k: prep.function for k, prep in preps.items()})
+        except Exception:
+            graphs = {}
+            for k in list(preps):
+                try:
+                    graphs[k] = self._traced(preps[k])
+                except Rejected as e:
+                    left_out[k] = LeftOut(RunStatus.REJECTED, str(e))
+                except Exception:
+                    left_out[k] = LeftOut("alone")
+                if k in left_out:
+                    preps.pop(k)
+            graph = traced(graphs) if graphs else None
+        return (self._compiled(graph) if graph is not None else None), preps, left_out, same_as
 
     def execute_batch(self, prepared: tuple, input_sets: list[list[np.ndarray]]) -> list[tuple]:
         """One (status, message, outputs) per program, as execute() would give for it alone

@@ -124,3 +124,34 @@ def test_a_batch_of_often_refused_types_gives_each_case_its_answer_alone(tmp_pat
         assert backend.refusal_likeness(programs[1]) in backend.refusals  # learned: alone from now on
     finally:
         backend.close()
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="PyTorch is not installed (.[torch])")
+def test_a_batch_is_traced_once_and_programs_that_fail_tracing_are_left_out(monkeypatch):
+    """TorchEngine.prepare_batch traces the lowered programs as one graph; where that fails, each
+    is traced alone and those that fail are rejected with what prepare() says of them (torch's
+    refusal; a program that cannot be traced), the others still share the graph.  (Nothing compiles: inductor compiles on the
+    first call.)"""
+    from adapters.torch_backend import TorchEngine
+
+    engine = TorchEngine("inductor")
+    traced_alone = []
+    monkeypatch.setattr(engine, "_traced", lambda prep, traced=engine._traced: traced_alone.append(prep) or traced(prep))
+    programs = [unary("negate", "tensor<3xf32>"), unary("abs", "tensor<2xf32>"), unary("sine", "tensor<4xf32>")]
+    function, preps, left_out, _ = engine.prepare_batch(programs)
+    assert function is not None and sorted(preps) == [0, 1, 2] and not left_out and not traced_alone
+
+    lowered = engine._lowered
+
+    def failing(program):
+        prep = lowered(program)
+        if "abs" in program:
+            prep.function = lambda *x: (_ for _ in ()).throw(RuntimeError('"abs" not implemented for \'Float\''))
+        if "sine" in program:
+            prep.function = lambda *x: (_ for _ in ()).throw(ValueError("a tracing bug"))
+        return prep
+    monkeypatch.setattr(engine, "_lowered", failing)
+    function, preps, left_out, _ = engine.prepare_batch(programs)
+    assert function is not None and sorted(preps) == [0] and len(traced_alone) == 3
+    assert left_out[1].status == "rejected" and "not implemented for 'Float'" in left_out[1].message
+    assert left_out[2].status == "rejected" and "could not be traced" in left_out[2].message
