@@ -94,16 +94,19 @@ def first_replays_together(ready: list, runs: dict, *, timeout: float = 60) -> d
                 try:
                     text = first_replay(item.program.module, inputs, run.outputs, traits=Traits.of(backend),
                                         oracle_values=oracle_values)
-                except (OracleError, RecursionError):
-                    continue  # judged as before: the judge says why
+                except Exception:  # noqa: BLE001 - the judge meets it again and says why
+                    continue
                 if text:
                     wanted.setdefault(backend.name, (backend, []))[1].append(((k, backend.name, i), text, inputs))
     replays: dict = {}
     for backend, asked in wanted.values():
         if len(asked) < 2:
             continue
-        results = run_batch(backend, [text for _, text, _ in asked], [inputs for _, _, inputs in asked],
-                            timeout=timeout)
+        try:
+            results = run_batch(backend, [text for _, text, _ in asked], [inputs for _, _, inputs in asked],
+                                timeout=timeout)
+        except Exception:  # noqa: BLE001 - a backend whose batch call fails: judge runs each replay alone
+            continue
         for (key, text, _), result in zip(asked, results):
             replays.setdefault(key, {})[text] = result
     return replays

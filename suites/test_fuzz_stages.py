@@ -219,6 +219,37 @@ def test_programs_go_to_a_batching_backend_together_and_keep_their_verdicts(tmp_
     assert any(len(texts) > 1 and not texts & first_runs for texts in batching.texts)
 
 
+class ReplayBatchesFail(CompilesInBatches):
+    """CompilesInBatches whose batch call raises when it holds no program drawn: the replays
+    run beforehand (first_replays_together) are lost, and judging runs each replay alone."""
+    name = "replay-batches-fail"
+
+    def __init__(self, drawn: set):
+        super().__init__()
+        self.drawn, self.failed = drawn, 0
+
+    def run_batch(self, programs, input_sets, timeout=60):
+        if not set(programs) & self.drawn:
+            self.failed += 1
+            raise RuntimeError("the backend's batch call failed")
+        return super().run_batch(programs, input_sets, timeout)
+
+
+def test_replays_run_beforehand_are_only_a_shortcut(tmp_path, monkeypatch):
+    monkeypatch.setenv("SHLO_CONFORM_CACHE", str(tmp_path / "cache"))
+    ops = [oracle.lookup(f"stablehlo.{name}") for name in ("negate", "add", "abs", "multiply")]
+    first = Campaign(CompilesInBatches(), str(tmp_path / "a"), seed=3, ops=ops, max_ops=3, progress=False,
+                     include_known=True)
+    first.recorded = []
+    expected = first.run(max_programs=BATCH_PROGRAMS + 3)
+    backend = ReplayBatchesFail({text for text, _ in first.recorded})
+    got = Campaign(backend, str(tmp_path / "b"), seed=3, ops=ops, max_ops=3, progress=False,
+                   include_known=True).run(max_programs=BATCH_PROGRAMS + 3)
+    assert backend.failed > 0
+    found = [sorted(f["signature"].split("|", 1)[1] for f in s["findings"]) for s in (got, expected)]
+    assert found[0] == found[1] and found[0]  # the same findings, by their own replays
+
+
 def test_warnings_never_reach_the_terminal(tmp_path, capsys, monkeypatch):
     import conformance.fuzz_running as running
 
