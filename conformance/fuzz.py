@@ -64,12 +64,13 @@ from reports.results import atomic_write_text
 
 from .findings_store import open_store
 from .fuzz_checking import (ANY_TYPE, FINDING_STATUSES, Verdict, attribute_crash, check_grid_program,  # noqa: F401
-                            check_program, element_names, finite_elements, first_replays_together, judge,
-                            known_reason, op_and_type, oracle_outputs, signature_of)
+                            check_program, element_names, finite_elements, judge, known_reason, op_and_type,
+                            oracle_outputs, signature_of)
 from .fuzz_drawing import (FAILED_ROUNDS_IN_A_ROW, REFUSALS, ROUND_PROGRAMS, aimed_ops, draw_rounds,  # noqa: F401
                            known_refusals, program_strategy, rounds_done, touches)
 from .fuzz_running import (CONFIRM_RUNS, TIME_PARTS, ReadyProgram, RunsInFlight, Stats,  # noqa: F401
-                           again_on_fresh_workers, compile_and_execute, compiles_batches, input_sets_for)
+                           again_on_fresh_workers, compile_and_execute, compiles_batches, first_replays_together,
+                           input_sets_for)
 from .fuzz_shrinking import SHRINK_SHARE, shrink_allowance, shrink_program, without_op
 from .fuzz_storing import Finding, FindingsFolder
 

@@ -11,7 +11,7 @@ import dataclasses
 
 import numpy as np
 
-from adapters.base import RunStatus, run_batch
+from adapters.base import RunStatus
 import oracle
 from oracle import ir
 from oracle.errors import OracleError, Unsupported
@@ -23,7 +23,7 @@ from judge.known_deviations import (deviation_for, element_names, explain_failur
 from judge.messages import crash_site
 from judge.status import Status
 from judge.verdicts import Verdict
-from judge.verdict import Traits, first_replay, judge_grid_program, judge_program, oracle_run
+from judge.verdict import Traits, judge_grid_program, judge_program, oracle_run
 
 from .fuzz_crash_sites import bucket_op
 from .fuzz_shrinking import pruned
@@ -55,7 +55,8 @@ def judge(module: ir.Module, inputs: list, oracle_values, run, *, backend=None, 
     """A backend's RunResult for one input set, judged by the judge (judge/verdict.py): replay
     judging when the outputs are not bit-identical to the oracle's, so the finding names the
     first op that deviates on the backend's own operands.  ``backend`` runs the replay, unless
-    ``replays_run`` (program text -> RunResult on these inputs, ``first_replays_together``) has it."""
+    ``replays_run`` (program text -> RunResult on these inputs, fuzz_running.first_replays_together)
+    has it."""
     main = module.main
     last = next((op for op in reversed(main.ops) if op.name != "func.return"), main.ops[-1])
     expected = oracle_values[0]
@@ -72,44 +73,6 @@ def judge(module: ir.Module, inputs: list, oracle_values, run, *, backend=None, 
     if verdict.status != Status.MISMATCH:
         return verdict
     return dataclasses.replace(verdict, expected=expected, actual=run.outputs, inputs=inputs)
-
-
-def first_replays_together(ready: list, runs: dict, *, timeout: float = 60) -> dict:
-    """The first replays judging will ask for (judge.verdict.first_replay) of a batch of programs
-    (fuzz_running.ReadyProgram) whose ``runs`` came back, run together: one ``run_batch`` per
-    backend that compiles batches, so one compile serves them all instead of one compile each (a
-    campaign's replays were as costly as its programs).  {(program #, backend name, input set #):
-    {replay text: RunResult}} for ``judge``'s ``replays_run``; a backend with one replay to run,
-    or none, is left to ``judge``, which runs it alone as before."""
-    wanted: dict = {}  # backend name -> (backend, [(key, text, inputs)])
-    for k, item in enumerate(ready):
-        if isinstance(item.expected, Verdict):
-            continue
-        for backend in item.backends:
-            if (getattr(backend, "batch_size", 0) or 0) <= 1:
-                continue
-            for i, (inputs, oracle_values, run) in enumerate(zip(item.inputs, item.expected, runs[k, backend.name])):
-                if run.status != RunStatus.OK:
-                    continue
-                try:
-                    text = first_replay(item.program.module, inputs, run.outputs, traits=Traits.of(backend),
-                                        oracle_values=oracle_values)
-                except Exception:  # noqa: BLE001 - the judge meets it again and says why
-                    continue
-                if text:
-                    wanted.setdefault(backend.name, (backend, []))[1].append(((k, backend.name, i), text, inputs))
-    replays: dict = {}
-    for backend, asked in wanted.values():
-        if len(asked) < 2:
-            continue
-        try:
-            results = run_batch(backend, [text for _, text, _ in asked], [inputs for _, _, inputs in asked],
-                                timeout=timeout)
-        except Exception:  # noqa: BLE001 - a backend whose batch call fails: judge runs each replay alone
-            continue
-        for (key, text, _), result in zip(asked, results):
-            replays.setdefault(key, {})[text] = result
-    return replays
 
 
 def check_program(backend, module: ir.Module, inputs, *, timeout: float = 60) -> Verdict:

@@ -1,6 +1,6 @@
 """Running a fuzz program (conformance/fuzz.py): its input sets, the campaign's counters and
-where its time goes (compile vs execute of one ``run_many`` call), and re-running a failure on
-fresh workers to confirm it."""
+where its time goes (compile vs execute of one ``run_many`` call), a batch's first replays run
+together, and re-running a failure on fresh workers to confirm it."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ import time
 from dataclasses import dataclass, field
 
 import oracle
+from adapters.base import RunStatus, run_batch
+from judge.verdict import Traits, first_replay
 from oracle.errors import OracleError
 
 from .fuzz_checking import FINDING_STATUSES, Verdict, check_program, finite_elements, oracle_outputs, signature_of
@@ -77,6 +79,44 @@ def compiles_batches(backend) -> bool:
     """Whether ``backend`` compiles many programs as one module (``batch_size`` > 1:
     adapters/worker_client.py's ``run_batch``)."""
     return (getattr(backend, "batch_size", 0) or 0) > 1
+
+
+def first_replays_together(ready: list, runs: dict, *, timeout: float = 60) -> dict:
+    """The first replays judging will ask for (judge.verdict.first_replay) of a batch of programs
+    (``ReadyProgram``) whose ``runs`` came back, run together: one ``run_batch`` per
+    backend that compiles batches, so one compile serves them all instead of one compile each (a
+    campaign's replays were as costly as its programs).  {(program #, backend name, input set #):
+    {replay text: RunResult}} for ``judge``'s ``replays_run``; a backend with one replay to run,
+    or none, is left to ``judge``, which runs it alone as before."""
+    wanted: dict = {}  # backend name -> (backend, [(key, text, inputs)])
+    for k, item in enumerate(ready):
+        if isinstance(item.expected, Verdict):
+            continue
+        for backend in item.backends:
+            if not compiles_batches(backend):
+                continue
+            for i, (inputs, oracle_values, run) in enumerate(zip(item.inputs, item.expected, runs[k, backend.name])):
+                if run.status != RunStatus.OK:
+                    continue
+                try:
+                    text = first_replay(item.program.module, inputs, run.outputs, traits=Traits.of(backend),
+                                        oracle_values=oracle_values)
+                except Exception:  # noqa: BLE001 - the judge meets it again and says why
+                    continue
+                if text:
+                    wanted.setdefault(backend.name, (backend, []))[1].append(((k, backend.name, i), text, inputs))
+    replays: dict = {}
+    for backend, asked in wanted.values():
+        if len(asked) < 2:
+            continue
+        try:
+            results = run_batch(backend, [text for _, text, _ in asked], [inputs for _, _, inputs in asked],
+                                timeout=timeout)
+        except Exception:  # noqa: BLE001 - a backend whose batch call fails: judge runs each replay alone
+            continue
+        for (key, text, _), result in zip(asked, results):
+            replays.setdefault(key, {})[text] = result
+    return replays
 
 
 @dataclass

@@ -70,7 +70,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from oracle.numerics import from_bits, isnan, signbit, ulp_distance
-from oracle.types import ALL_ELEMENT_TYPES, as_element_type
+from oracle.types import as_element_type
 
 from .known_deviations import Deviation, deviation_for_case
 from .messages import HEADLINE_CHARS, crash_site, normalized
