@@ -29,10 +29,12 @@ from .base import Rejected, find_main, mlir_context, parse_mlir
 
 # ------------------------------------------------------------------ which programs may share a module
 
-#: Words in a program's text that keep it out of a batch: a process grid, side effects or
-#: tokens (their order and pairing would be shared), custom calls, rng (one state shared),
-#: collectives.
-UNBATCHABLE_WORDS = ("mhlo.num_", "token", "custom_call", "stablehlo.rng", "infeed", "outfeed", "stablehlo.send",
+#: Words in a program's text that keep it out of a batch: a process grid, side effects (a
+#: custom call that has them) or tokens (their order and pairing would be shared), rng (one
+#: state shared), collectives.  A custom call without side effects (JAX's LAPACK calls, a
+#: Sharding annotation) shares a module as any op does: one a compiler refuses is named by
+#: its line and left out, as any refused op is (``compile_batch``).
+UNBATCHABLE_WORDS = ("mhlo.num_", "token", "has_side_effect = true", "stablehlo.rng", "infeed", "outfeed", "stablehlo.send",
                      "stablehlo.recv", "partition_id", "replica_id", "stablehlo.all_", "collective",
                      "reduce_scatter")
 #: Module attributes that say what a shared module says anyway: one process (JAX exports carry
@@ -87,6 +89,12 @@ def _shareable(attribute) -> bool:
     return attribute.name == "sym_name" or bool(ONE_PROCESS.fullmatch(f"{attribute.name} = {attribute.attr}"))
 
 
+def _keeps_own_module(module) -> bool:
+    """Whether a parsed program carries module attributes a shared module could not keep."""
+    attributes = module.operation.attributes
+    return any(not _shareable(attributes[i]) for i in range(len(attributes)))
+
+
 def combine_mains(programs: list[str], *, one_main: bool = True
                   ) -> tuple[str, list[tuple[list[str], list[str]]], list[int]]:
     """One module holding every program, its functions renamed apart (``@c<k>_...``).
@@ -106,8 +114,7 @@ def combine_mains(programs: list[str], *, one_main: bool = True
     with mlir_context(), ir.Location.unknown():
         for k, text in enumerate(programs):
             module = parse_mlir(text)
-            attributes = module.operation.attributes
-            if any(not _shareable(attributes[i]) for i in range(len(attributes))):
+            if _keeps_own_module(module):
                 raise Rejected(f"program #{k} has module attributes; it cannot share a module")
             for name in _symbol_names(module):
                 ir.SymbolTable.replace_all_symbol_uses(name, f"c{k}_{name}", module.operation)
@@ -199,7 +206,9 @@ def compile_batch(texts: dict[int, str], compile_module, *, one_main: bool = Tru
                   left_out: dict[int, LeftOut] | None = None, attempts: int = 5) -> CompiledBatch:
     """Compile the programs ``texts`` (index -> MLIR text) as one module (``combine_mains``)
     with ``compile_module(text)``, which raises Rejected with the compiler's message.  A
-    program that does not parse alone or carries module attributes is left out ("alone"); the
+    program that does not parse alone or carries module attributes a shared module could not
+    keep (``combine_mains``; a JAX export's name and one-process attributes it can) is left
+    out ("alone"); the
     programs the compiler's message names (``programs_named``), and those made alike
     (``likeness``: a compiler stopping at its first error would name them one compile at a
     time), are left out and the rest compiled again, up to ``attempts`` compiles; then, or when
@@ -210,7 +219,7 @@ def compile_batch(texts: dict[int, str], compile_module, *, one_main: bool = Tru
         if k in left_out:
             continue
         try:
-            if len(parse_mlir(text).operation.attributes):
+            if _keeps_own_module(parse_mlir(text)):
                 left_out[k] = LeftOut("alone")
         except Rejected:
             left_out[k] = LeftOut("alone")

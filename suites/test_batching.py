@@ -154,6 +154,35 @@ def test_batched_and_alone_give_the_same_verdicts(xla, tmp_path):
         assert check_case(case, xla, run=b).status == check_case(case, xla).status, case.id
 
 
+#: A JAX export's shape: a named module with one-process attributes, and a custom call without
+#: side effects (as JAX's LAPACK calls are).
+_EXPORTED = """module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%a: tensor<3xf32>) -> tensor<3xf32> {
+    %0 = stablehlo.custom_call @Sharding(%a) {mhlo.sharding = "{replicated}"} : (tensor<3xf32>) -> tensor<3xf32>
+    %1 = stablehlo.exponential %0 : tensor<3xf32>
+    return %1 : tensor<3xf32>
+  }
+}
+"""
+
+
+def test_exported_programs_and_pure_custom_calls_share_a_module(xla):
+    from adapters.batch import may_share_a_module
+
+    programs = [_EXPORTED, _EXPORTED.replace("exponential", "negate"), _NEGATE.replace("2x", "3x")]
+    assert all(may_share_a_module(p) for p in programs)
+    assert not may_share_a_module(_EXPORTED.replace("{mhlo.sharding", "{has_side_effect = true, mhlo.sharding"))
+    assert not may_share_a_module(_EXPORTED.replace("num_replicas = 1", "num_replicas = 2"))
+    inputs = [[np.array([0.0, 1.0, -2.0], np.float32)] for _ in programs]
+    before = dict(xla.batch_stats)
+    batched = xla.run_batch(programs, inputs)
+    assert xla.batch_stats["batched_cases"] - before.get("batched_cases", 0) == 3  # one module, none alone
+    assert xla.batch_stats["single_runs"] == before.get("single_runs", 0)
+    for program, inputs_, b in zip(programs, inputs, batched):
+        a = xla.run(program, inputs_)
+        assert b.ok and a.ok and b.outputs[0].tobytes() == a.outputs[0].tobytes(), program
+
+
 def test_run_differential_batched_keeps_every_case_in_order(xla, tmp_path):
     import oracle
     from conformance.run import run_differential
