@@ -188,6 +188,31 @@ def test_ulp_histogram_buckets():
     assert c.ulp_histogram == {"0": 1, "1": 1, "2": 1, "3-4": 1, "5-16": 1, "17-256": 1, ">256": 1}
 
 
+def test_bit_identical_outputs_get_what_the_full_rules_give(monkeypatch):
+    """compare's shortcut for bit-identical arrays (NaNs, signed zeros, masks, bounds and flushed
+    alternatives included) returns the Comparison the element-by-element rules return."""
+    import judge.compare
+
+    values = f32_bits(0x7FC00000, 0x80000000, 0x00000000, 0x00000001, 0x7F800000, 0x3F800000)
+    calls = [dict(element_type="f32"), dict(element_type="f32", tolerance=Tolerance(ulp=2)),
+             dict(element_type="f32", impl_defined=np.array([0, 0, 1, 0, 0, 0], bool)),
+             dict(element_type="f32", error_bound=np.array([0.5, 0, np.nan, 1, 0, 0])),
+             dict(element_type="f32", flushed_expected=np.zeros(6, f32)),
+             dict(element_type="i8"), dict(element_type="complex<f32>"), dict(element_type="f32", shape=(0,))]
+    for call in calls:
+        call = dict(call)
+        shape = call.pop("shape", None)
+        et = element_type(call.pop("element_type"))
+        x = np.zeros(shape, et.dtype) if shape else values.astype(et.dtype) if et.is_float else (
+            np.arange(-3, 3).astype(et.dtype) if not et.is_complex else values * np.complex64(1 - 1j))
+        fast = compare(x, x.copy(), et, **call)
+        with monkeypatch.context() as m:
+            m.setattr(judge.compare, "_bit_identical", lambda e, a: False)
+            full = compare(x, x.copy(), et, **call)
+        assert fast == full, call
+        assert fast.max_ulp == 0 and fast.ulp_histogram == ({"0": fast.compared_count} if fast.compared_count else {})
+
+
 def test_compare_outputs_names_the_failing_output():
     ok = np.array([1.0], f32)
     c = compare_outputs([ok, np.array([1, 2], np.int32)], [ok.copy(), np.array([1, 3], np.int32)],
