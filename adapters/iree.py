@@ -23,7 +23,11 @@ alone 235 s (1707: 0.09 s each, 0.58 s for a linker refusal, 0.51 s for a compil
 Session 7, programs refused at the boundary before compiling (``boundary_problem``): 1200 of
 1405 s in 2119 compiles.  Session 8, the shipped refusal profile learned from a whole default
 run: 1089 of 1262 s in 1865 compiles, none of them a batch refused.  Tried and not taken: programs alike a remembered refusal in refusal
-batches (26-28 % fewer compiles, the same CPU: IREE's legalizations name one program per round).
+batches (26-28 % fewer compiles, the same CPU: IREE's legalizations name one program per round);
+the same programs as chunks of one ``iree-compile --split-input-file`` process, which names every
+refused chunk in one round (``within split at <stdin>:LINE``) but stops at a crashing chunk and
+writes no module when any chunk fails: 45 refusals 6.9 -> 5.1 s of CPU, yet each of the ~22 %
+that compile is compiled twice (0.44 s in the split, then again), which eats the gain.
 Flags that matter:
 
 * ``--iree-input-demote-f64-to-f32=false``: otherwise f64 and complex<f64> are silently
