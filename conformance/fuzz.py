@@ -434,7 +434,8 @@ class Campaign:
             if self._launched is not None:
                 self._batch_seconds = now - self._launched
             self._launched = now
-            self._pending = RunsInFlight(ready, self._run_many, self._run_batch)
+            self._pending = RunsInFlight(ready, self._run_many, self._run_batch, replays=lambda ready, runs:
+                                         first_replays_together(ready, runs, self._run_batch))
             if self.recorded is not None:
                 self.recorded.extend((item.text, item.inputs) for item in ready if item.runs_anywhere
                                      for _ in item.backends)
@@ -465,9 +466,7 @@ class Campaign:
         runs = pending.wait()
         self._spent("backend_wait", t)
         self.stats.background += pending.seconds
-        t = time.perf_counter()
-        replays_run = first_replays_together(pending.ready, runs, timeout=self._timeout())
-        self._spent("judging", t)
+        replays_run = pending.replays_run
         for k, item in enumerate(pending.ready):
             if self._past_budget():
                 break  # (a program judged past the budget is not counted: its replays would only overrun it)

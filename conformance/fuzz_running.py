@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass, field
 
 import oracle
-from adapters.base import RunStatus, run_batch
+from adapters.base import RunStatus
 from judge.verdict import Traits, first_replay
 from oracle.errors import OracleError
 
@@ -81,10 +81,11 @@ def compiles_batches(backend) -> bool:
     return (getattr(backend, "batch_size", 0) or 0) > 1
 
 
-def first_replays_together(ready: list, runs: dict, *, timeout: float = 60) -> dict:
+def first_replays_together(ready: list, runs: dict, run_together) -> dict:
     """The first replays judging will ask for (judge.verdict.first_replay) of a batch of programs
-    (``ReadyProgram``) whose ``runs`` came back, run together: one ``run_batch`` per
-    backend that compiles batches, so one compile serves them all instead of one compile each (a
+    (``ReadyProgram``) whose ``runs`` came back, run together: one ``run_together(backend,
+    programs, input_sets)`` (adapters.base.run_batch, timed by the campaign) per backend that
+    compiles batches, so one compile serves them all instead of one compile each (a
     campaign's replays were as costly as its programs).  {(program #, backend name, input set #):
     {replay text: RunResult}} for ``judge``'s ``replays_run``; a backend with one replay to run,
     or none, is left to ``judge``, which runs it alone as before."""
@@ -110,8 +111,7 @@ def first_replays_together(ready: list, runs: dict, *, timeout: float = 60) -> d
         if len(asked) < 2:
             continue
         try:
-            results = run_batch(backend, [text for _, text, _ in asked], [inputs for _, _, inputs in asked],
-                                timeout=timeout)
+            results = run_together(backend, [text for _, text, _ in asked], [inputs for _, _, inputs in asked])
         except Exception:  # noqa: BLE001 - a backend whose batch call fails: judge runs each replay alone
             continue
         for (key, text, _), result in zip(asked, results):
@@ -141,11 +141,16 @@ class RunsInFlight:
     """Programs' runs on the campaign's backends in a thread of their own, so the backends
     compile while the campaign's own thread draws and evaluates the next programs.  A backend
     that ``compiles_batches`` gets them all in one ``run_batch`` call; others get ``run_many(backend, text, input_sets)``
-    per program.  ``wait()``: {(program index, backend name): its RunResults, one per input set}."""
+    per program.  ``wait()``: {(program index, backend name): its RunResults, one per input set}.
+    ``replays(ready, runs)``, if given, runs in the same thread once the runs are back (the first
+    replays judging will ask for, ``first_replays_together``): they compile while the campaign's
+    thread still draws, instead of when it comes to judge; ``replays_run`` holds what it returned."""
 
-    def __init__(self, ready: list[ReadyProgram], run_many, run_batch=None):
+    def __init__(self, ready: list[ReadyProgram], run_many, run_batch=None, replays=None):
         self.ready = ready
         self.runs: dict = {}
+        self.replays_run: dict = {}
+        self._replays = replays
         self.seconds = 0.0  # how long the thread ran
         self._error: BaseException | None = None
         self._thread = None
@@ -165,6 +170,11 @@ class RunsInFlight:
                 else:
                     for k in mine:
                         self.runs[k, backend.name] = run_many(backend, self.ready[k].text, self.ready[k].inputs)
+            if self._replays is not None:
+                try:
+                    self.replays_run = self._replays(self.ready, self.runs)
+                except Exception:  # noqa: BLE001 - only a shortcut: judging runs each replay alone
+                    self.replays_run = {}
         except BaseException as e:  # noqa: BLE001 - raised again in the campaign's thread by wait()
             self._error = e
         finally:
