@@ -35,9 +35,10 @@ appears.
   (fuzz_shrinking.py), storing findings (fuzz_storing.py); ``Campaign`` runs programs through
   them, confirms new failures on a fresh worker and reports.
 * Pipelined and batched: BATCH_PROGRAMS programs compile and run on the backends in a thread
-  (fuzz_running.RunsInFlight; a backend with batches compiles them as one module) while
-  Hypothesis draws the next ones and the oracle evaluates them; they are judged (replays
-  included) before the next batch starts, so the backend never gets two calls at once.
+  (fuzz_running.RunsInFlight; a backend with batches compiles them as one module, then the
+  first replays judging will ask for, as another) while Hypothesis draws the next ones and the
+  oracle evaluates them; up to BATCHES_IN_FLIGHT batches are in flight, on OVERLAPPING_CALLERS
+  workers, and each is judged, in the order drawn, when the next launch would exceed that.
 * Warnings (numpy's on NaN casts ...) never reach the terminal: summary.json counts them.
 * DIR/summary.json at the end (and every SUMMARY_REFRESH_SECONDS): programs, programs/s, the
   time split (TIME_PARTS; compile and execute overlap generation and the oracle, backend_wait is
@@ -82,6 +83,9 @@ BATCH_PROGRAMS = 8
 #: Callers a campaign lets each backend take at once when it overlaps batches (``_launch``): a
 #: worker process compiling the next batch and one running the replays judging the last needs.
 OVERLAPPING_CALLERS = 2
+#: Batches whose runs (and first replays) stay in flight while the campaign draws the next one:
+#: with one, a worker idled while the campaign drew and judged (1.77 of 2 cores busy, xla).
+BATCHES_IN_FLIGHT = 2
 #: How often a campaign rewrites summary.json while it runs (a killed campaign loses at most this much).
 SUMMARY_REFRESH_SECONDS = 10.0
 
@@ -135,7 +139,7 @@ class Campaign:
         self._ready: list[ReadyProgram] = []  # drawn and evaluated, not yet sent to the backends
         self._launched: float | None = None  # when the last batch went to the backends
         self._batch_seconds = 0.0  # from one batch to the next (drawing, running and judging it)
-        self._pending: RunsInFlight | None = None  # the programs whose runs are in flight (``_launch``)
+        self._pending: list[RunsInFlight] = []  # batches whose runs are in flight, oldest first (``_launch``)
         # a batch is judged while the next one compiles, where every backend takes two callers at
         # once (one worker process compiling the next batch, one running the replays judging needs)
         self._overlapping = self.batch_programs > 1 and all(hasattr(b, "set_jobs") for b in self.backends)
@@ -418,29 +422,30 @@ class Campaign:
             self._launch()
 
     def _budget_ends_soon(self) -> bool:
-        """Whether the budget ends within two batches' time (the last one's): programs go to the
-        backends one by one then, as a batch judged past the budget is not counted."""
-        return self.deadline is not None and self.deadline - time.perf_counter() < 2 * self._batch_seconds
+        """Whether the budget ends before a batch launched now would be judged (the batches in
+        flight, then its own, at the last one's pace): programs go to the backends one by one
+        then, as a batch judged past the budget is not counted."""
+        return self.deadline is not None and (
+            self.deadline - time.perf_counter() < (1 + BATCHES_IN_FLIGHT) * self._batch_seconds)
 
     def _launch(self) -> None:
-        """The programs drawn so far go to the backends (``RunsInFlight``); the ones in flight
-        before are judged meanwhile (``_overlapping``), or first."""
-        earlier, self._pending = self._pending, None
+        """The programs drawn so far go to the backends (``RunsInFlight``); the oldest batch in
+        flight is judged meanwhile once ``BATCHES_IN_FLIGHT`` are (``_overlapping``), or first."""
         if not self._overlapping:
-            self._judge_batch(earlier)
+            self._finish_pending()
         ready, self._ready = self._ready, []
         if ready:
             now = time.perf_counter()
             if self._launched is not None:
                 self._batch_seconds = now - self._launched
             self._launched = now
-            self._pending = RunsInFlight(ready, self._run_many, self._run_batch, replays=lambda ready, runs:
-                                         first_replays_together(ready, runs, self._run_batch))
+            self._pending.append(RunsInFlight(ready, self._run_many, self._run_batch, replays=lambda ready, runs:
+                                              first_replays_together(ready, runs, self._run_batch)))
             if self.recorded is not None:
                 self.recorded.extend((item.text, item.inputs) for item in ready if item.runs_anywhere
                                      for _ in item.backends)
-        if self._overlapping:
-            self._judge_batch(earlier)
+        while len(self._pending) > (BATCHES_IN_FLIGHT if self._overlapping else 1):
+            self._judge_batch(self._pending.pop(0))
 
     def _backends_for(self, program, inputs) -> list:
         """The campaign's backends less those known to refuse what the program holds (counted)."""
@@ -454,9 +459,9 @@ class Campaign:
         return out
 
     def _finish_pending(self) -> None:
-        """Judge the programs whose runs are in flight, if any (``_judge_batch``)."""
-        pending, self._pending = self._pending, None
-        self._judge_batch(pending)
+        """Judge the programs whose runs are in flight, if any (``_judge_batch``), oldest first."""
+        while self._pending:
+            self._judge_batch(self._pending.pop(0))
 
     def _judge_batch(self, pending: RunsInFlight | None) -> None:
         """Judge a batch's programs (waiting for their runs first), in the order they were drawn."""
@@ -536,9 +541,9 @@ class Campaign:
                     self._launch()  # (past the budget, their verdicts would not be counted)
                 self._finish_pending()
             finally:  # Ctrl-C, SIGTERM or a crash: summary.json still says what was done
-                if self._pending is not None:
-                    self._pending.wait(raise_errors=False)  # (its worker is not left mid-call)
-                    self._pending = None
+                for pending in self._pending:
+                    pending.wait(raise_errors=False)  # (no worker is left mid-call)
+                self._pending = []
                 self.stats.note_warnings(caught)
                 self.write_summary()
         self._show(force=True)
@@ -548,7 +553,7 @@ class Campaign:
 
     def _programs_started(self) -> int:
         """Programs counted, plus those drawn or in flight (a batch being judged is counted as it is)."""
-        return self.stats.programs + len(self._ready) + (len(self._pending.ready) if self._pending is not None else 0)
+        return self.stats.programs + len(self._ready) + sum(len(pending.ready) for pending in self._pending)
 
     def _run_rounds(self, out_of_budget, max_programs) -> None:
         refreshed = time.perf_counter()
