@@ -219,6 +219,39 @@ def test_programs_go_to_a_batching_backend_together_and_keep_their_verdicts(tmp_
     assert any(len(texts) > 1 and not texts & first_runs for texts in batching.texts)
 
 
+class OverlappingBatches(CompilesInBatches):
+    """CompilesInBatches that takes calls from several threads at once (``set_jobs``, as a
+    worker backend does): the campaign keeps batches in flight while it draws."""
+    name = "overlapping-batches"
+
+    def set_jobs(self, jobs: int) -> None:
+        self.jobs = jobs
+
+
+@pytest.mark.parametrize("in_flight", [1, 2, 3])
+def test_batches_in_flight_keep_every_verdict_and_the_order_judged(tmp_path, monkeypatch, in_flight):
+    import conformance.fuzz
+
+    monkeypatch.setenv("SHLO_CONFORM_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(conformance.fuzz, "BATCHES_IN_FLIGHT", in_flight)
+    ops = [oracle.lookup(f"stablehlo.{name}") for name in ("negate", "add", "abs", "multiply")]
+    backend = OverlappingBatches()
+    campaign = Campaign(backend, str(tmp_path / "campaign"), seed=3, ops=ops, max_ops=3, progress=False,
+                        include_known=True)
+    judged, judge_batch = [], campaign._judge_batch
+    monkeypatch.setattr(campaign, "_judge_batch", lambda pending: (judged.append(pending), judge_batch(pending)))
+    campaign.recorded = []  # the programs in the order launched
+    summary = campaign.run(max_programs=3 * BATCH_PROGRAMS + 3)
+    assert campaign._overlapping and summary["programs"] == 3 * BATCH_PROGRAMS + 3
+    assert len(judged) == len(set(map(id, judged))) >= 4  # every batch judged once, none lost
+    assert [item.text for pending in judged for item in pending.ready if item.runs_anywhere] == [
+        text for text, _ in campaign.recorded]  # in the order launched
+    found = sorted(f["signature"].split("|", 1)[1] for f in summary["findings"])
+    alone = Campaign(CompilesInBatches(), str(tmp_path / "alone"), seed=3, ops=ops, max_ops=3, progress=False,
+                     include_known=True).run(max_programs=3 * BATCH_PROGRAMS + 3)
+    assert found == sorted(f["signature"].split("|", 1)[1] for f in alone["findings"]) and found
+
+
 class ReplayBatchesFail(CompilesInBatches):
     """CompilesInBatches whose batch call raises when it holds no program drawn: the replays
     run beforehand (first_replays_together) are lost, and judging runs each replay alone."""
