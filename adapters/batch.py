@@ -208,8 +208,7 @@ def compile_batch(texts: dict[int, str], compile_module, *, one_main: bool = Tru
     with ``compile_module(text)``, which raises Rejected with the compiler's message.  A
     program that does not parse alone or carries module attributes a shared module could not
     keep (``combine_mains``; a JAX export's name and one-process attributes it can) is left
-    out ("alone"); the
-    programs the compiler's message names (``programs_named``), and those made alike
+    out ("alone"); the programs the compiler's message names (``programs_named``), and those made alike
     (``likeness``: a compiler stopping at its first error would name them one compile at a
     time), are left out and the rest compiled again, up to ``attempts`` compiles; then, or when
     the message names none, the Rejected goes to the caller (the batch fails as a whole and is

@@ -80,8 +80,9 @@ from .fuzz_storing import Finding, FindingsFolder
 #: time): in about the time of two alone; a failing program is isolated by the backend (run
 #: alone), so each verdict is its own.
 BATCH_PROGRAMS = 8
-#: Callers a campaign lets each backend take at once when it overlaps batches (``_launch``): a
-#: worker process compiling the next batch and one running the replays judging the last needs.
+#: Callers a campaign lets each backend take at once when it overlaps batches (``_launch``): two
+#: worker processes, each compiling a batch in flight (its first runs, then its first replays) or
+#: a replay that judging asks for.
 OVERLAPPING_CALLERS = 2
 #: Batches whose runs (and first replays) stay in flight while the campaign draws the next one:
 #: with one, a worker idled while the campaign drew and judged (1.77 of 2 cores busy, xla).
@@ -140,8 +141,8 @@ class Campaign:
         self._launched: float | None = None  # when the last batch went to the backends
         self._batch_seconds = 0.0  # from one batch to the next (drawing, running and judging it)
         self._pending: list[RunsInFlight] = []  # batches whose runs are in flight, oldest first (``_launch``)
-        # a batch is judged while the next one compiles, where every backend takes two callers at
-        # once (one worker process compiling the next batch, one running the replays judging needs)
+        # a batch is judged while the next ones compile, where every backend takes two callers at
+        # once (OVERLAPPING_CALLERS worker processes)
         self._overlapping = self.batch_programs > 1 and all(hasattr(b, "set_jobs") for b in self.backends)
         if self._overlapping:
             for b in self.backends:
