@@ -445,8 +445,8 @@ class Campaign:
             if self.recorded is not None:
                 self.recorded.extend((item.text, item.inputs) for item in ready if item.runs_anywhere
                                      for _ in item.backends)
-        while len(self._pending) > (BATCHES_IN_FLIGHT if self._overlapping else 1):
-            self._judge_batch(self._pending.pop(0))
+        if self._overlapping:
+            self._finish_pending(keep=BATCHES_IN_FLIGHT)
 
     def _backends_for(self, program, inputs) -> list:
         """The campaign's backends less those known to refuse what the program holds (counted)."""
@@ -459,15 +459,14 @@ class Campaign:
             out.append(backend)
         return out
 
-    def _finish_pending(self) -> None:
-        """Judge the programs whose runs are in flight, if any (``_judge_batch``), oldest first."""
-        while self._pending:
+    def _finish_pending(self, keep: int = 0) -> None:
+        """Judge the batches whose runs are in flight (``_judge_batch``), oldest first, until
+        ``keep`` are left."""
+        while len(self._pending) > keep:
             self._judge_batch(self._pending.pop(0))
 
-    def _judge_batch(self, pending: RunsInFlight | None) -> None:
+    def _judge_batch(self, pending: RunsInFlight) -> None:
         """Judge a batch's programs (waiting for their runs first), in the order they were drawn."""
-        if pending is None:
-            return
         t = time.perf_counter()
         runs = pending.wait()
         self._spent("backend_wait", t)

@@ -345,9 +345,7 @@ def _judged_outputs(module, inputs, actual, traits, rerun, expected, env, record
         return _Found(Status.MISMATCH, f"expected {len(expected)} outputs, got {len(actual)}", main.ops[-1],
                       expected=expected)
     if rerun is None:
-        producers = {r: (k, op) for k, op in enumerate(main.ops) for r in op.results}
-        return _judge_outputs_directly(module, env, actual, list(main.ops[-1].operands), producers, traits,
-                                       expected, recorded)
+        return _judge_outputs_directly(module, env, actual, traits, expected, recorded)
     found, settled = _without_replay(module, actual, traits, expected, env, recorded)
     return found if settled else _judged_by_replay(module, inputs, actual, traits, rerun, expected, found)
 
@@ -361,8 +359,7 @@ def _without_replay(module, actual, traits, expected, env, recorded) -> tuple[_F
     if all(_identical(e, a) for e, a in zip(expected, actual)):
         masked = any(v in recorded for v in outputs_values)
         return _Found(Status.IMPLEMENTATION_DEFINED if masked else Status.PASS, expected=expected), True
-    producers = {r: (k, op) for k, op in enumerate(main.ops) for r in op.results}
-    direct = _judge_outputs_directly(module, env, actual, outputs_values, producers, traits, expected, recorded)
+    direct = _judge_outputs_directly(module, env, actual, traits, expected, recorded)
     return direct, direct.status != Status.MISMATCH
 
 
@@ -638,11 +635,16 @@ def _attributed(op: ir.Op, path, message: str) -> str:
     return f"op {_path_text(path if isinstance(path, tuple) else (path,))} {op.name}{where}: {message}"
 
 
-def _judge_outputs_directly(module, env, actual, outputs_values, producers, traits, expected,
-                            recorded) -> _Found:
+def _producers(main) -> dict:
+    """Each value @main's ops compute -> (the op's index, the op)."""
+    return {r: (k, op) for k, op in enumerate(main.ops) for r in op.results}
+
+
+def _judge_outputs_directly(module, env, actual, traits, expected, recorded) -> _Found:
     """Each output by its producing op's rule on the oracle's operands (no replay: sound when
     everything before the producing ops is exact, as in a one-op program).  The producing op's
     exact results and masks are the oracle run's (``env``, ``recorded``): not evaluated again."""
+    outputs_values, producers = list(module.main.ops[-1].operands), _producers(module.main)
     given = {}
     for i, (value, a) in enumerate(zip(outputs_values, actual)):
         if value not in producers:  # a program argument returned as is
@@ -676,7 +678,7 @@ def _judge_process_outputs(module: ir.Module, expected: Sequence, actual: Sequen
     intermediate value is not compared (its value is open)."""
     main = module.main
     outputs_values = list(main.ops[-1].operands)
-    producers = {r: (k, op) for k, op in enumerate(main.ops) for r in op.results}
+    producers = _producers(main)
     tainted: set = {v for v in masks if v not in set(outputs_values)}
     for op in main.ops:
         if any(v in tainted for v in op.operands):
