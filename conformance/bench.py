@@ -140,17 +140,25 @@ if __name__ == "__main__" and "--dot-conv" in __import__("sys").argv:
 
 def _cpu_seconds() -> float:
     """CPU seconds of this process and of its children that ended (a backend's closed worker)."""
+    return sum(_cpu_split())
+
+
+def _cpu_split() -> tuple[float, float]:
+    """(this process's CPU seconds, its ended children's): the campaign's own work vs its backend's workers."""
     import resource
 
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
 
 
 def measure_fuzz(backend_name: str = "xla", minutes: float = 0.67, seed: int = 0, out_dir: str | None = None,
-                 mode: str = "mixed") -> dict:
+                 mode: str = "mixed", programs: int | None = None) -> dict:
     """A FRESH fuzz campaign (new output folder, empty findings store and probe cache: nothing
     learned before, shrinking and worker restarts included) in ``mode`` (the CLI's default,
-    mixed) vs the raw compile+execute loop on the SAME drawn programs and input sets, replayed
+    mixed), for ``minutes`` or, given ``programs``, over the seed's first ``programs`` programs
+    (the same work every time: on a machine whose speed drifts from one minute to the next, the
+    way to compare two versions is this, run alternately, its CPU and wall seconds side by side),
+    vs the raw compile+execute loop on the SAME drawn programs and input sets, replayed
     on a fresh backend (so every program compiles again; its worker started before the clock).
     The campaign's overhead is generation, the oracle, judging, shrinking and restarts, less
     what runs beside the backend (a program compiles while the next is drawn: the time split's
@@ -171,11 +179,11 @@ def measure_fuzz(backend_name: str = "xla", minutes: float = 0.67, seed: int = 0
         try:
             campaign = Campaign(backend, out_dir, seed=seed, progress=False, mode=mode)
             campaign.recorded = []
-            cpu = _cpu_seconds()
-            summary = campaign.run(minutes=minutes)
+            cpu = _cpu_split()
+            summary = campaign.run(minutes=None, max_programs=programs) if programs else campaign.run(minutes=minutes)
         finally:
             backend.close()
-        cpu = _cpu_seconds() - cpu  # (the worker's too, once closed)
+        own, workers = (after - before for after, before in zip(_cpu_split(), cpu))  # (the workers' once closed)
     finally:
         if old_cache is None:
             os.environ.pop(ENV_CACHE, None)
@@ -183,8 +191,11 @@ def measure_fuzz(backend_name: str = "xla", minutes: float = 0.67, seed: int = 0
             os.environ[ENV_CACHE] = old_cache
     raw = _raw_rate(backend_name, campaign.recorded, batched=False)
     raw_batched = _raw_rate(backend_name, campaign.recorded, batched=True)
-    return {"mode": mode, "campaign seconds": summary["seconds"], "campaign CPU seconds (all processes)": round(cpu, 2),
+    return {"mode": mode, "campaign seconds": summary["seconds"],
+            "campaign CPU seconds (all processes)": round(own + workers, 2),
+            "  of which the campaign's process": round(own, 2), "  of which the backend's workers": round(workers, 2),
             "campaign programs": summary["programs"],
+            "CPU seconds per program": round((own + workers) / max(summary["programs"], 1), 4),
             "campaign programs/s": summary["programs_per_s"], "raw compile+execute programs/s": round(raw, 3),
             "ratio": round(summary["programs_per_s"] / raw, 3),
             f"raw programs/s in batches of {BATCH_PROGRAMS}": round(raw_batched, 3),
@@ -227,8 +238,9 @@ if __name__ == "__main__" and "--fuzz" in __import__("sys").argv:
     _minutes = float(_argv[_argv.index("--minutes") + 1]) if "--minutes" in _argv else 0.67
     _seed = int(_argv[_argv.index("--seed") + 1]) if "--seed" in _argv else 0
     _mode = _argv[_argv.index("--mode") + 1] if "--mode" in _argv else "mixed"
+    _programs = int(_argv[_argv.index("--programs") + 1]) if "--programs" in _argv else None
     print(f"machine load (1, 5, 15 min): {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
-    _fuzz = measure_fuzz(_backend_name, _minutes, seed=_seed, mode=_mode)
+    _fuzz = measure_fuzz(_backend_name, _minutes, seed=_seed, mode=_mode, programs=_programs)
     for name, value in _fuzz.items():
         if isinstance(value, dict):  # the time split: one stage a line, with its share of the campaign's wall time
             wall = _fuzz["campaign seconds"] or 1.0
