@@ -180,7 +180,7 @@ def measure_fuzz(backend_name: str = "xla", minutes: float = 0.67, seed: int = 0
             campaign = Campaign(backend, out_dir, seed=seed, progress=False, mode=mode)
             campaign.recorded = []
             cpu = _cpu_split()
-            summary = campaign.run(minutes=None, max_programs=programs) if programs else campaign.run(minutes=minutes)
+            summary = campaign.run(minutes=None if programs else minutes, max_programs=programs)
         finally:
             backend.close()
         own, workers = (after - before for after, before in zip(_cpu_split(), cpu))  # (the workers' once closed)
