@@ -21,6 +21,7 @@ import numpy as np
 
 import oracle
 from generators.programs import ELEMENTWISE_FAMILIES, special_value_cases
+from generators.ops import samplers_of
 from adapters.base import RunStatus
 from judge.known_deviations import deviation_for_case
 from judge.status import Status
@@ -87,7 +88,7 @@ def plan_exhaustive(ops=None, dtypes=None) -> list[tuple]:
     pairs = []
     for name in sorted(registry):
         info = registry[name]
-        if info.family not in ELEMENTWISE_FAMILIES or info.draw_signature is None or name == "stablehlo.convert":
+        if info.family not in ELEMENTWISE_FAMILIES or samplers_of(info).draw_signature is None or name == "stablehlo.convert":
             continue
         if wanted is not None and name not in wanted:
             continue

@@ -16,6 +16,7 @@ import numpy as np
 
 from adapters.base import RunStatus
 import oracle
+from generators.ops import samplers_of
 from oracle.errors import OracleError, Unsupported
 from judge.divergence import masked_values
 from judge.known_deviations import Explanation, deviation_for, known_deviation, recorded
@@ -136,7 +137,7 @@ def _class_case(op_name: str, class_name: str, et_name: str, seed: int):
     from oracle.types import element_type
 
     info = oracle.lookup(op_name)
-    attribute_class = next(c for c in info.attribute_space if c.name == class_name)
+    attribute_class = next(c for c in samplers_of(info).attribute_space if c.name == class_name)
     et = et_name if is_quantized_key(et_name) else element_type(et_name)
     return random_example(attribute_class_cases(info, et, attribute_class),
                           case_seed(seed, op_name, et_name, "class", class_name))
@@ -164,7 +165,7 @@ def draw_cases(op_info, element_type, max_examples: int, seed: int,
        (generators.programs.special_value_cases: one per signature key of the op, else one per
        distinct signature among SPECIAL_VALUE_TRIES draws); other ops with signature keys
        (dot_general's result types, uniform_quantize's storage pairs) get one drawn case per key;
-    2. the cases of the op's attribute space (``OpInfo.attribute_space``) this element type
+    2. the cases of the op's attribute space (``samplers_of(op).attribute_space``) this element type
        takes: with ``same_family`` (the run's types of the op in this type's family), the
        classes ``class_types`` gives it; without, every class that applies to it;
     3. ``max_examples`` draws: the first Hypothesis's simplest example (one deliberately tiny
@@ -191,7 +192,7 @@ def draw_cases(op_info, element_type, max_examples: int, seed: int,
             drawn += collect_examples(special_value_cases(op_info, element_type), SPECIAL_VALUE_TRIES,
                                       seed_of("special"))
     et_name = str(element_type)
-    for index, attribute_class in enumerate(op_info.attribute_space):
+    for index, attribute_class in enumerate(samplers_of(op_info).attribute_space):
         if same_family is None or class_types(op_info, attribute_class, index, same_family, seed) == et_name:
             drawn.append(_class_case(op_info.name, attribute_class.name, et_name, seed))
     strategy = one_op_programs(op_info, element_type)
@@ -337,7 +338,7 @@ def plan(ops: Iterable[str] | None = None, dtypes: Iterable[str] | None = None) 
     pairs = []
     for name in sorted(registry):
         info = registry[name]
-        if (wanted is not None and name not in wanted) or info.draw_signature is None:
+        if (wanted is not None and name not in wanted) or samplers_of(info).draw_signature is None:
             continue
         for et in info.element_types + (QUANTIZED_KEYS if quantized_form_supported(info) else ()):
             if dtypes is None or et in dtypes:

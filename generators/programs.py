@@ -23,6 +23,7 @@ from oracle import ir
 from oracle.mlir_text import print_module
 from oracle.registry import OpInfo, Signature
 from oracle.types import ElementType, QuantizedElementType, TensorType, TupleType
+from .ops import samplers_of
 
 from .drawing import as_draw
 from .dtypes import as_element_type, op_element_types
@@ -76,14 +77,15 @@ def one_op_programs(op_info: OpInfo, element_type: str | ElementType | Sequence 
     """Cases for one op: ``element_type`` (a name / ElementType / list of them; default: every
     type the op accepts) is passed to the op's ``draw_signature``, and so is ``key`` (one of its
     ``signature_keys``: a result type, a destination type, ...) when given."""
-    if op_info.draw_signature is None:
+    if samplers_of(op_info).draw_signature is None:
         raise ValueError(f"{op_info.name} has no draw_signature: it cannot be generated yet")
     if is_quantized_key(element_type):  # "q.i8": the op's quantized form (generators/quantized.py)
         return _cases(op_info, st.just(element_type), lambda draw, key: quantized_signature(draw, op_info, key),
                       quantized_inputs)
     choices = _element_type_choices(op_info, element_type)
     element_strategy = st.just(choices[0]) if len(choices) == 1 else st.sampled_from(choices)
-    draw_signature = op_info.draw_signature if key is None else functools.partial(op_info.draw_signature, key=key)
+    own = samplers_of(op_info).draw_signature
+    draw_signature = own if key is None else functools.partial(own, key=key)
     return _cases(op_info, element_strategy, draw_signature)
 
 
@@ -112,7 +114,7 @@ def _cases(op_info: OpInfo, element_strategy, draw_signature, draw_inputs=None) 
 def _op_inputs(draw, op_info: OpInfo, sig: Signature, draw_inputs=None) -> list | dict:
     """The operand values of ``sig``: ``draw_inputs`` (an attribute class's), else the op's own
     ``draw_inputs``, else the generic edge-value tensors."""
-    draw_inputs = draw_inputs or op_info.draw_inputs
+    draw_inputs = draw_inputs or samplers_of(op_info).draw_inputs
     if draw_inputs is None:
         return draw(input_sets(sig))
     inputs = draw_inputs(draw, sig)
@@ -128,7 +130,7 @@ def _case(op_info: OpInfo, sig: Signature, inputs, et, attribute_class: str = ""
 
 
 def attribute_class_cases(op_info: OpInfo, element_type, attribute_class) -> st.SearchStrategy:
-    """Cases of one of the op's attribute classes (``OpInfo.attribute_space``) for operands of
+    """Cases of one of the op's attribute classes (``samplers_of(op).attribute_space``) for operands of
     ``element_type``; ``None`` where the class does not apply to that type."""
 
     if is_quantized_key(element_type):  # the class drawn for f32, retyped (generators/quantized.py)
@@ -190,7 +192,8 @@ def special_value_cases(op_info: OpInfo, element_type, key=None, values=special_
     def draw_case(draw):
         draw = as_draw(draw)
         et = as_element_type(element_type)
-        sig = op_info.draw_signature(draw, et) if key is None else op_info.draw_signature(draw, et, key=key)
+        own = samplers_of(op_info).draw_signature
+        sig = own(draw, et) if key is None else own(draw, et, key=key)
         if not _elementwise_shaped(op_info, sig):
             return None
         if op_info.family == "chlo" and not any(t.element_type.is_complex for t in sig.operand_types):
@@ -218,7 +221,7 @@ def signature_keys(op_info: OpInfo, element_type) -> list:
     """The op's signature keys for operands of ``element_type`` (``OpInfo.extra["signature_keys"]``:
     the destination types of convert, the comparison directions of compare, ...), each one its
     own case; [] for an op whose signature is one element type."""
-    keys = op_info.extra.get("signature_keys")
+    keys = samplers_of(op_info).signature_keys
     return list(keys(as_element_type(element_type))) if keys is not None else []
 
 

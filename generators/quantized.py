@@ -20,6 +20,7 @@ from oracle.registry import all_ops
 from oracle.types import ELEMENT_TYPES, QuantizedElementType, as_element_type
 
 from .modules import build_module
+from .ops import samplers_of
 
 EXPRESSED = ("f16", "bf16", "f32")
 #: The storage types a program can carry (oracle.quantization says why; its formulas handle every
@@ -114,7 +115,7 @@ def quantized_form_supported(info) -> bool:
     """Ops whose spec takes quantized tensors (oracle.quantization's hooks) and whose quantized
     form is drawn by ``quantized_signature``."""
     from oracle.quantization import quantized_semantics
-    return (quantized_semantics(info) is not None and info.draw_signature is not None
+    return (quantized_semantics(info) is not None and samplers_of(info).draw_signature is not None
             and info.retype_quantized and info.family != "collectives")
 
 
@@ -133,7 +134,7 @@ def quantized_signature(draw, info, key: str, draw_signature=None) -> tuple:
     from oracle.mlir_text import parse_module, print_module
     from oracle.registry import Signature
 
-    sig = (draw_signature or info.draw_signature)(draw, ELEMENT_TYPES[FORM_EXPRESSED])
+    sig = (draw_signature or samplers_of(info).draw_signature)(draw, ELEMENT_TYPES[FORM_EXPRESSED])
     if sig is None:
         return None
     assume(sig.grid == (1, 1))
@@ -184,7 +185,7 @@ def quantized_inputs(draw, info, quantized, float_sig, draw_inputs=None) -> list
         inputs = list(draw_inputs(draw, float_sig))
         return [quantize(x, q) if q != f else x for x, q, f in zip(inputs, quantized.operand_types,
                                                                     float_sig.operand_types)]
-    inputs = list(info.draw_inputs(draw, float_sig)) if info.draw_inputs is not None else None
+    inputs = list(samplers_of(info).draw_inputs(draw, float_sig)) if samplers_of(info).draw_inputs is not None else None
     storage = draw(input_sets(quantized))
     if inputs is None:
         return storage

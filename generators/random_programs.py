@@ -30,6 +30,7 @@ from oracle.types import ELEMENT_TYPES, ElementType, TensorType
 
 from .drawing import as_draw
 from .modules import signature_attribute, signature_region
+from .ops import samplers_of
 from .dtypes import as_element_type
 from .tensors import tensors
 
@@ -75,7 +76,7 @@ class RandomProgram:
 def generatable_ops(*, collectives: bool = False) -> list[OpInfo]:
     """Ops random programs draw from; collectives only for programs on a process grid."""
     return [info for name, info in sorted(all_ops().items())
-            if info.draw_signature is not None and info.element_types and info.fuzz
+            if samplers_of(info).draw_signature is not None and info.element_types and info.fuzz
             and (collectives or info.family != "collectives")]
 
 
@@ -181,12 +182,12 @@ def random_programs(draw, *, max_ops: int = 8, ops: list[OpInfo] | None = None, 
         if quantized and quantized_form_supported(info) and draw(st.integers(0, 3)):
             sig, float_sig = quantized_signature(draw, info, theme_name)
         else:
-            sig = float_sig = info.draw_signature(draw, et)
+            sig = float_sig = samplers_of(info).draw_signature(draw, et)
         # Integer operands of ops that draw their own inputs (indices, shapes, start positions)
         # get those values through fresh arguments: arbitrary values there are mostly undefined.
         # (An op without such operands draws none: its drawn values would be thrown away, and
         # drawing a tensor element by element was most of a program's drawing time.)
-        own = info.draw_inputs(draw, float_sig) if info.draw_inputs is not None and any(
+        own = samplers_of(info).draw_inputs(draw, float_sig) if samplers_of(info).draw_inputs is not None and any(
             _is_index_like(t) for t in sig.operand_types) else None
         operands = []
         for k, t in enumerate(sig.operand_types):

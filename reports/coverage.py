@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Iterable
 
 import oracle
 from judge.status import Status
+from generators.ops import samplers_of
 
 if TYPE_CHECKING:  # results.py writes the coverage into results.json: no import at run time
     from .results import CaseResult
@@ -28,7 +29,7 @@ JUDGED = frozenset({Status.PASS, Status.MISMATCH, Status.IMPLEMENTATION_DEFINED}
 def class_names(op: str) -> list[str]:
     """The names of the op's attribute classes ([] for an op the oracle does not know)."""
     info = oracle.lookup(op)
-    return [c.name for c in info.attribute_space] if info is not None else []
+    return [c.name for c in samplers_of(info).attribute_space] if info is not None else []
 
 
 def op_coverage(cases: Iterable["CaseResult"]) -> dict[str, dict]:
