@@ -370,7 +370,7 @@ def _edge_tensor(t: TensorType, positive: bool, seed: int) -> np.ndarray:
     bits); magnitudes for a positive-domain argument."""
     from generators.tensors import input_sets
 
-    from .run import random_example
+    from generators.cases import random_example
 
     (x,) = random_example(input_sets([t]), seed)
     if positive and not getattr(t.element_type, "is_quantized", False) and x.dtype.kind != "c":

@@ -30,7 +30,8 @@ from oracle.errors import OracleError, Unsupported
 from oracle.types import element_type
 from reports.results import CaseResult
 
-from .run import collect_examples, wanted_ops
+from .run import wanted_ops
+from generators.cases import collect_examples
 
 #: Float types every unary op is run on exhaustively (those the op takes).
 UNARY_TYPES = ("f16", "bf16", "f8E3M4", "f8E4M3", "f8E4M3FN", "f8E4M3FNUZ", "f8E4M3B11FNUZ", "f8E5M2",
@@ -140,7 +141,7 @@ def sweep(info, type_name: str, backend, *, seed: int = 0, timeout: float = 300.
         return result
     result.oracle_seconds = round(time.perf_counter() - started, 3)
     started = time.perf_counter()
-    run = backend.run(case.text, case.inputs, timeout=timeout)
+    run = backend.run(case.program, case.inputs, timeout=timeout)
     result.backend_seconds = round(time.perf_counter() - started, 3)
     if run.status != RunStatus.OK:
         result.status, result.message = Status(run.status), run.message

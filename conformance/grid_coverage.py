@@ -9,7 +9,8 @@ from generators.collectives import FIXED_GRID, FIXED_STRATEGY, STRATEGIES, all_g
 from oracle.types import element_type
 from reports.results import CaseResult
 
-from .run import check_case, draw_cases
+from .run import check_case
+from generators.cases import draw_cases
 
 
 def coverage_plan(ops=None) -> list[tuple[str, str, tuple]]:

@@ -29,7 +29,8 @@ from judge.status import Status
 from oracle.types import element_type
 from reports.results import CaseResult, atomic_write_text
 
-from .run import check_case, draw_cases, plan
+from .run import check_case, plan
+from generators.cases import draw_cases
 
 def file_slug(text: str, limit: int = 64) -> str:
     """``text`` as a safe file-name part (long ones shortened with a hash)."""

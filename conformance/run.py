@@ -4,20 +4,21 @@ oracle and on a backend, compare, and record every case (shared by pytest and th
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 import sys
 import time
-from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable
 
-import numpy as np
 
 from adapters.base import RunStatus
 import oracle
+from generators.cases import draw_cases, family_types, type_family
 from generators.ops import samplers_of
+from generators.programs import Case
+from generators.quantized import QUANTIZED_KEYS, is_quantized_key, quantized_form_supported
 from oracle.errors import OracleError, Unsupported
+from oracle.types import element_type
 from judge.divergence import masked_values
 from judge.known_deviations import Explanation, deviation_for, known_deviation, recorded
 from judge.status import FAILING, Status
@@ -27,189 +28,7 @@ from reports.reproducer import write_reproducer
 from reports.testdata import write_testdata_reproducer
 
 from .batching import BatchedRunner
-
-
-@dataclass
-class Case:
-    """One drawn program with one input set (what generators.programs produces)."""
-    id: str
-    op: str
-    element_types: list[str]
-    module: object  # oracle.ir.Module
-    program: str
-    inputs: list  # a dict {(replica_id, partition_id): [arrays]} for a case on a process grid
-    grid: tuple = (1, 1)  # (num_replicas, num_partitions)
-    attribute_class: str = ""  # the op's attribute class it was drawn in ("": a random draw)
-
-
-def collect_examples(strategy, max_examples: int, seed: int) -> list:
-    """The first ``max_examples`` examples Hypothesis generates from ``strategy`` (reproducible per seed)."""
-    from hypothesis import HealthCheck, Phase, given, settings
-    from hypothesis import seed as hypothesis_seed
-
-    drawn: list = []
-
-    @hypothesis_seed(seed)
-    @settings(max_examples=max_examples, database=None, deadline=None, derandomize=False,
-              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
-    @given(strategy)
-    def collect(case):
-        drawn.append(case)
-
-    collect()
-    return drawn
-
-
-#: Signatures drawn for the special-value cases: each distinct one (a comparison direction, a
-#: destination type, ...) is its own case; those that do not pair up elements (a clamp with
-#: scalar bounds) are left out.
-SPECIAL_VALUE_TRIES = 12
-
-
-#: Draws per signature key of an op that does not pair up elements; the case with the most input
-#: elements is kept (Hypothesis's first example is its simplest: a scalar dot product).
-KEYED_TRIES = 3
-
-
-def _largest(cases):
-    def elements(case):
-        inputs = case.inputs.values() if isinstance(case.inputs, dict) else [case.inputs]
-        return sum(int(np.size(x)) for process in inputs for x in process)
-    return max(cases, key=elements)
-
-
-def first_case_of(strategy, tries: int, seed: int) -> list:
-    """[the first case (not None) among the first ``tries`` examples of ``strategy``], or [].
-    The first example alone is tried first: Hypothesis's first example is its simplest one
-    whatever ``max_examples`` is, so where it is a case it is the same one, drawn once instead
-    of along with ``tries - 1`` examples that were thrown away."""
-    for n in (1, tries):
-        drawn = [c for c in collect_examples(strategy, n, seed) if c is not None]
-        if drawn:
-            return drawn[:1]
-    return []
-
-
-def case_seed(seed: int, op: str, element_type, *key) -> int:
-    """The seed of one drawn case: a hash of (run seed, op, element type, what the case is: its
-    signature key, attribute class or example index), so every op x element type x case draws
-    its own program instead of all element types of an op sharing one seed's signatures."""
-    text = repr((int(seed), op, str(element_type)) + tuple(str(k) for k in key))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
-
-
-def random_example(strategy, seed: int):
-    """One random example of ``strategy`` (None where it gave none): Hypothesis's first example
-    is its simplest whatever the seed (zero choices), the second a seeded random draw; a
-    strategy that makes no choice at all has its one example."""
-    drawn = collect_examples(strategy, 2, seed)
-    return drawn[-1] if drawn else None
-
-
-def type_family(element_type) -> str:
-    """The element-type family an attribute class is drawn once in (``class_types``)."""
-    from generators.quantized import is_quantized_key
-    from oracle.types import as_element_type
-
-    if is_quantized_key(element_type):
-        return "quantized"
-    et = as_element_type(element_type)
-    if et.is_bool or et.is_complex:
-        return "bool" if et.is_bool else "complex"
-    if et.is_integer:
-        return "signed" if et.is_signed else "unsigned"
-    return "float" if et.bits >= 16 else "narrow float"
-
-
-def family_types(pairs) -> dict[tuple[str, str], list[str]]:
-    """{(op name, family): the run's element types of that op in that family, in plan order}."""
-    out: dict[tuple[str, str], list[str]] = {}
-    for info, et in pairs:
-        out.setdefault((info.name, type_family(et)), []).append(str(et))
-    return out
-
-
-@functools.lru_cache(maxsize=4096)
-def _class_case(op_name: str, class_name: str, et_name: str, seed: int):
-    """The case of one attribute class on one element type (None where it does not apply)."""
-    from generators.programs import attribute_class_cases
-    from generators.quantized import is_quantized_key
-    from oracle.types import element_type
-
-    info = oracle.lookup(op_name)
-    attribute_class = next(c for c in samplers_of(info).attribute_space if c.name == class_name)
-    et = et_name if is_quantized_key(et_name) else element_type(et_name)
-    return random_example(attribute_class_cases(info, et, attribute_class),
-                          case_seed(seed, op_name, et_name, "class", class_name))
-
-
-def class_types(op_info, attribute_class, index: int, same_family: Sequence[str], seed: int) -> str | None:
-    """The one element type of ``same_family`` (the run's types of the op in one family) that
-    attribute class number ``index`` is drawn on: the types take the classes in turn (class i
-    starts at type i), and a class that does not apply to a type moves on to the next one.
-    Every class is so exercised once per element-type family -- on several widths across the
-    classes -- instead of once per type, which would multiply the run's cases."""
-    n = len(same_family)
-    for k in range(n):
-        et = same_family[(index + k) % n]
-        if _class_case(op_info.name, attribute_class.name, et, seed) is not None:
-            return et
-    return None
-
-
-def draw_cases(op_info, element_type, max_examples: int, seed: int,
-               same_family: Sequence[str] | None = None) -> list[Case]:
-    """The cases of one op x element type, reproducibly for a given seed, in this order:
-
-    1. the special-value cases of ops that pair up operand elements by index
-       (generators.programs.special_value_cases: one per signature key of the op, else one per
-       distinct signature among SPECIAL_VALUE_TRIES draws); other ops with signature keys
-       (dot_general's result types, uniform_quantize's storage pairs) get one drawn case per key;
-    2. the cases of the op's attribute space (``samplers_of(op).attribute_space``) this element type
-       takes: with ``same_family`` (the run's types of the op in this type's family), the
-       classes ``class_types`` gives it; without, every class that applies to it;
-    3. ``max_examples`` draws: the first Hypothesis's simplest example (one deliberately tiny
-       case), each other one a random draw with its own seed (``case_seed``)."""
-    from generators.programs import (case_id, one_op_programs, pairs_elements, program_text, signature_keys,
-                                     special_value_cases)
-    from generators.quantized import is_quantized_key
-
-    def seed_of(*key):
-        return case_seed(seed, op_info.name, element_type, *key)
-
-    drawn = []
-    if not is_quantized_key(element_type):
-        keys = signature_keys(op_info, element_type)
-        # Every signature (destination type, direction, result type, ...) gets its own case: its
-        # special-value case, or for an op that does not pair up elements, one drawn case.
-        elementwise = pairs_elements(op_info)
-        for key in keys:
-            special = first_case_of(special_value_cases(op_info, element_type, key), 4,
-                                    seed_of("special", key)) if elementwise else []
-            drawn += special or [_largest(collect_examples(one_op_programs(op_info, element_type, key),
-                                                           KEYED_TRIES, seed_of("key", key)))]
-        if not keys:
-            drawn += collect_examples(special_value_cases(op_info, element_type), SPECIAL_VALUE_TRIES,
-                                      seed_of("special"))
-    et_name = str(element_type)
-    for index, attribute_class in enumerate(samplers_of(op_info).attribute_space):
-        if same_family is None or class_types(op_info, attribute_class, index, same_family, seed) == et_name:
-            drawn.append(_class_case(op_info.name, attribute_class.name, et_name, seed))
-    strategy = one_op_programs(op_info, element_type)
-    drawn += collect_examples(strategy, 1, seed_of("tiny"))
-    drawn += [random_example(strategy, seed_of("example", i)) for i in range(1, max_examples)]
-    out, seen = [], set()
-    for c in drawn:
-        if c is None:
-            continue
-        cid = case_id(c)
-        if cid not in seen:
-            seen.add(cid)
-            inputs = c.inputs if isinstance(c.inputs, dict) else list(c.inputs)
-            out.append(Case(cid, c.op, list(c.element_types), c.module, program_text(c), inputs,
-                            grid=c.signature.grid if c.signature is not None else (1, 1),
-                            attribute_class=c.attribute_class))
-    return out
+from .grid_run import check_grid_case
 
 
 def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | None = None,
@@ -218,7 +37,6 @@ def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | Non
     The verdict is the judge's (judge/verdict.py): the checked op's own rule.  ``run``: the
     backend's RunResult for this case when already computed (a batch)."""
     if case.grid != (1, 1):  # collectives on a process grid
-        from .grid_run import check_grid_case
         return check_grid_case(case, backend, timeout=timeout, out_dir=out_dir)
     started = time.perf_counter()
     result = CaseResult(id=case.id, ops=[case.op], dtypes=case.element_types, status=Status.ERROR)
@@ -331,8 +149,6 @@ def wanted_ops(ops: Iterable[str] | None) -> set[str] | None:
 def plan(ops: Iterable[str] | None = None, dtypes: Iterable[str] | None = None) -> list[tuple]:
     """(OpInfo, element type name) pairs to run: every generatable op x every element type it
     takes, and x every quantized storage type ("q.i8", ...) for ops that take quantized tensors."""
-    from generators.quantized import QUANTIZED_KEYS, quantized_form_supported
-
     registry = oracle.all_ops()
     wanted = wanted_ops(ops)
     pairs = []
@@ -362,7 +178,6 @@ def run_differential(backend, pairs, *, max_examples: int, seed: int, out_dir: s
     The attribute classes of each op are drawn once per element-type family (``class_types``);
     ``every_class_on_every_type`` (certify) draws every class on every type instead, so each
     op x element type cell is judged on all of them."""
-    _load_judge()
     families = {} if every_class_on_every_type else family_types(pairs)
     if not batch:
         return _run_one_at_a_time(backend, pairs, max_examples=max_examples, seed=seed, out_dir=out_dir,
@@ -399,20 +214,9 @@ def run_differential(backend, pairs, *, max_examples: int, seed: int, out_dir: s
     return results
 
 
-def _load_judge() -> None:
-    """Import what check_case imports lazily before the first case is drawn: which cases a seed
-    draws was seen to change with the modules loaded (Hypothesis draws literals found in loaded
-    modules), so without this the cases drawn before the first judgement would depend on how
-    far ahead of the judge the drawing runs (judge/ itself is imported at the top)."""
-    from . import grid_run  # noqa: F401
-
-
 def _drawn(info, et_name, max_examples, seed, families):
     """(cases, None) or ([], the error CaseResult) when the generator fails; ``families``:
     family_types of the run ({}: every attribute class on every type)."""
-    from generators.quantized import is_quantized_key
-    from oracle.types import element_type
-
     try:
         return draw_cases(info, et_name if is_quantized_key(et_name) else element_type(et_name), max_examples,
                           seed, families.get((info.name, type_family(et_name)))), None

@@ -6,10 +6,10 @@
 """
 
 from .dtypes import element_type_list, element_types, op_element_types
-from .programs import Case, build_module, case_id, one_op_programs, program_text
+from .programs import Case, build_module, case_id, one_op_programs
 from .shapes import broadcastable_to, shapes
 from .tensors import edge_values, input_sets, palette, scalars, tensors
 
 __all__ = ["element_type_list", "element_types", "op_element_types", "Case", "build_module", "case_id",
-           "one_op_programs", "program_text", "broadcastable_to", "shapes", "edge_values", "input_sets", "palette",
+           "one_op_programs", "broadcastable_to", "shapes", "edge_values", "input_sets", "palette",
            "scalars", "tensors"]

@@ -20,31 +20,49 @@ import numpy as np
 from hypothesis import strategies as st
 
 from oracle import ir
-from oracle.mlir_text import print_module
+from oracle.mlir_text import parse_module, print_module
 from oracle.registry import OpInfo, Signature
 from oracle.types import ElementType, QuantizedElementType, TensorType, TupleType
-from .ops import samplers_of
 
 from .drawing import as_draw
 from .dtypes import as_element_type, op_element_types
 from .modules import build_module, signature_attribute, signature_region  # noqa: F401  (public here too)
+from .ops import samplers_of
 from .quantized import is_quantized_key, quantized_inputs, quantized_signature
 from .tensors import input_sets, special_value_cross, vector_tail_only
 
 
 @dataclass(eq=False)
 class Case:
-    """One drawn program and one input set for it."""
+    """One drawn program and one input set for it: what a run checks and records."""
     module: ir.Module
-    inputs: list
+    inputs: list | dict              # a dict {(replica_id, partition_id): [arrays]} for a case on a process grid
     op: str                          # full op name: "stablehlo.add"
     element_types: tuple[str, ...]   # element type names of the operands, then of the results (no repeats)
     signature: Signature | None = field(default=None, repr=False)
     attribute_class: str = ""        # the op's attribute class it was drawn in ("": a random draw)
 
+    @functools.cached_property
+    def program(self) -> str:
+        """The program as MLIR text (generic op form; oracle.parse_module reads it back)."""
+        return print_module(self.module)
+
+    @functools.cached_property
+    def id(self) -> str:
+        """Short and stable, from the program and the inputs (``case_id``); a hand-written case may set its own."""
+        return case_id(self)
+
     @property
-    def text(self) -> str:
-        return program_text(self)
+    def grid(self) -> tuple:
+        """(num_replicas, num_partitions): collectives run on a process grid."""
+        return self.signature.grid if self.signature is not None else (1, 1)
+
+    @classmethod
+    def written(cls, case_id: str, text: str, op: str, element_types, inputs) -> "Case":
+        """A hand-written case: its program exactly as written, and its own id."""
+        case = cls(module=parse_module(text), inputs=inputs, op=op, element_types=tuple(element_types))
+        case.program, case.id = text, case_id
+        return case
 
 
 # --------------------------------------------------------------------------- building
@@ -227,11 +245,6 @@ def signature_keys(op_info: OpInfo, element_type) -> list:
 
 # ------------------------------------------------------------------------------ naming
 
-def program_text(case: Case) -> str:
-    """The case's program as MLIR text (generic op form; oracle.parse_module reads it back)."""
-    return print_module(case.module)
-
-
 def _input_digest(h, value) -> None:
     if isinstance(value, dict):  # per-process inputs of a grid case
         for pid in sorted(value):
@@ -260,7 +273,7 @@ def _input_digest(h, value) -> None:
 
 
 def case_hash(case: Case, length: int = 12) -> str:
-    h = hashlib.sha256(program_text(case).encode())
+    h = hashlib.sha256(case.program.encode())
     if isinstance(case.inputs, dict):
         h.update(repr(case.signature.grid).encode())
         _input_digest(h, case.inputs)

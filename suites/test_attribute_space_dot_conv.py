@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 import oracle
-from conformance.run import case_seed, random_example
-from generators.programs import attribute_class_cases, program_text
+from generators.cases import case_seed, random_example
+from generators.programs import attribute_class_cases
 from oracle.ops.convolution import parse_dims
 from oracle.types import element_type
 
@@ -285,9 +285,9 @@ def test_every_class_draws_a_valid_case(op_name, in_class, type_name):
             assert case is not None, (attribute_class.name, type_name)  # every class applies to every type
             assert case.attribute_class == attribute_class.name
             sig = case.signature
-            assert in_class(attribute_class.name, sig), (attribute_class.name, program_text(case))
-            assert all(int(np.prod(t.shape)) <= 400 for t in sig.operand_types), program_text(case)
-            module = oracle.parse_module(program_text(case))  # the verifier accepts it
+            assert in_class(attribute_class.name, sig), (attribute_class.name, case.program)
+            assert all(int(np.prod(t.shape)) <= 400 for t in sig.operand_types), case.program
+            module = oracle.parse_module(case.program)  # the verifier accepts it
             (result,) = oracle.evaluate(module, list(case.inputs))  # valid by every (Cn): the oracle evaluates it
             assert tuple(result.shape) == tuple(sig.result_types[0].shape)
 
@@ -298,7 +298,7 @@ def test_conv_layout_class_parses_back_to_other_dimension_numbers():
     plain = (0, 3, (1, 2), 2, 3, (0, 1), 0, 3, (1, 2))
     for seed in range(4):
         case = random_example(attribute_class_cases(info, element_type("f32"), layout), seed)
-        module = oracle.parse_module(program_text(case))
+        module = oracle.parse_module(case.program)
         op_ = next(o for o in module.main.ops if o.name == "stablehlo.convolution")
         d = parse_dims(op_)
         got = (d.input_batch, d.input_feature, d.input_spatial, d.kernel_input_feature, d.kernel_output_feature,

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import oracle
-from conformance.run import draw_cases, random_example
+from generators.cases import draw_cases, random_example
 from generators.programs import attribute_class_cases
 from oracle.impl_defined import op_masks
 from oracle.ops.gather_scatter import SCATTER_FIELDS, index_vectors, scatter_targets

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import oracle
-from conformance.run import case_seed, random_example
+from generators.cases import case_seed, random_example
 from generators.programs import attribute_class_cases
 from oracle.ops.selection import compare_keys, special_scalars
 from oracle.types import element_type
@@ -73,7 +73,7 @@ def test_every_class_draws_a_case_where_it_applies(op_name, et_name):
         if case is None:
             continue
         assert case.attribute_class == cls.name
-        module = oracle.parse_module(case.text)  # the verifier accepts it
+        module = oracle.parse_module(case.program)  # the verifier accepts it
         outputs = oracle.evaluate(module, list(case.inputs))
         assert len(outputs) == len(case.signature.result_types)
         for x, t in zip(case.inputs, case.signature.operand_types):
@@ -157,7 +157,7 @@ def test_compare_keys_are_every_direction_with_every_allowed_compare_type():
 
 
 def test_compare_special_value_case_of_a_key_has_that_compare_type():
-    from conformance.run import first_case_of
+    from generators.cases import first_case_of
     from generators.programs import special_value_cases
     info = oracle.lookup("stablehlo.compare")
     (case,) = first_case_of(special_value_cases(info, E("f32"), ("LT", "TOTALORDER")), 4, 0)

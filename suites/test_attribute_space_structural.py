@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import oracle
-from conformance.run import random_example
+from generators.cases import random_example
 from generators.programs import attribute_class_cases
 from oracle.types import QuantizedElementType, element_type
 from suites.test_oracle_structural import op_fn, run1

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import oracle
-from conformance.run import draw_cases
+from generators.cases import draw_cases
 from generators.tensors import special_value_cross, special_values
 from judge.verdict import Traits, judge_op
 from oracle import evaluate, parse_module

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import oracle
 from conformance.certify import summarize_run
-from conformance.run import draw_cases, plan
+from conformance.run import plan
+from generators.cases import draw_cases
 from oracle.types import element_type
 from reports.coverage import coverage_gaps, coverage_text, op_coverage
 from reports.html import Run

@@ -287,7 +287,8 @@ def test_xla_log_of_subnormals_in_a_vector_tail_is_listed_only_with_subnormal_op
     are not in a short tensor's tail (the run fails it anyway)."""
     pytest.importorskip("jax")
     from adapters import get_backend
-    from conformance.run import Case, check_case
+    from conformance.run import check_case
+    from generators.programs import Case
 
     text = """func.func @main(%x: tensor<6xf32>) -> tensor<6xf32> {
   %0 = stablehlo.log %x : tensor<6xf32>
@@ -296,8 +297,7 @@ def test_xla_log_of_subnormals_in_a_vector_tail_is_listed_only_with_subnormal_op
     subnormals = np.array([0x007FFFFF, 0x00400000, 1, 0x100, 0x00800000, 0x3F800000], np.uint32).view(np.float32)
     backend = get_backend("xla")
     try:
-        result = check_case(Case("log-tail", "stablehlo.log", ["f32"], oracle.parse_module(text), text,
-                                 [subnormals]), backend)
+        result = check_case(Case.written("log-tail", text, "stablehlo.log", ["f32"], [subnormals]), backend)
     finally:
         backend.close()
     if result.status == "pass":

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.run import check_case, draw_cases, family_types, plan, type_family
+from conformance.run import check_case, plan
+from generators.cases import draw_cases, family_types, type_family
 from oracle.types import element_type
 from judge.known_deviations import deviation_for_case
 

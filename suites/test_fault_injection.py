@@ -21,7 +21,8 @@ from adapters import get_backend
 from adapters.faults import FAULTS
 from conformance.cli import build_parser
 from conformance.cli import main as cli
-from conformance.run import plan, run_differential, type_family
+from conformance.run import plan, run_differential
+from generators.cases import type_family
 
 
 def default_budget(command: str) -> int:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from generators import profiles
 from generators.dtypes import element_type_list, element_types, op_element_types
-from generators.programs import Case, case_id, one_op_programs, program_text
+from generators.programs import Case, case_id, one_op_programs
 from generators.shapes import shapes
 from generators.tensors import edge_values, input_sets, palette, tensors
 from oracle import ir, parse_module, print_module
@@ -320,7 +320,7 @@ def test_one_op_programs_print_and_parse_back(info):
     cases = collect(one_op_programs(info), 25)
     for case in cases:
         assert isinstance(case, Case) and case.op == info.name
-        text = program_text(case)
+        text = case.program
         parsed = parse_module(text)  # the MLIR verifier accepts it
         assert print_module(parsed) == text
         main = parsed.main

@@ -225,11 +225,12 @@ func.func @main(%a: tensor<5xi32>, %i: tensor<1x1xi32>, %u: tensor<1x3xi32>) -> 
 def test_a_listed_deviation_does_not_hide_another_mismatch_of_the_same_op(start, known):
     """xla.toml lists XLA's out-of-bounds scatter windows: a wrong scatter with in-bounds windows
     is a new finding, not that deviation."""
-    from conformance.run import Case, check_case
+    from conformance.run import check_case
+    from generators.programs import Case
     from judge.known_deviations import deviation_for_case
 
     inputs = [np.zeros(5, np.int32), np.array([[start]], np.int32), np.array([[1, 2, 3]], np.int32)]
-    case = Case("scatter-case", "stablehlo.scatter", ["i32"], oracle.parse_module(SCATTER), SCATTER, inputs)
+    case = Case.written("scatter-case", SCATTER, "stablehlo.scatter", ["i32"], inputs)
     result = check_case(case, FaultyOracle(wrong="stablehlo.scatter"))
     assert result.status == "mismatch"
     deviation = deviation_for_case("xla", result)

@@ -411,7 +411,7 @@ def test_every_drawn_chlo_program_verifies_and_evaluates():
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import strategies as st
 
-    from generators.programs import one_op_programs, program_text
+    from generators.programs import one_op_programs
     from oracle.registry import all_ops
 
     infos = [i for n, i in sorted(all_ops().items()) if n.startswith("chlo.") and i.draw_signature]
@@ -422,7 +422,7 @@ def test_every_drawn_chlo_program_verifies_and_evaluates():
               suppress_health_check=list(HealthCheck))
     @given(st.sampled_from(infos).flatmap(one_op_programs))
     def check(case):
-        module = parse_module(program_text(case))
+        module = parse_module(case.program)
         evaluate(module, case.inputs)
         seen.append(case.op)
 

@@ -210,7 +210,7 @@ def test_drawn_signatures_verify_and_evaluate():
 
 def test_drawn_dynamic_conv_cases_verify_and_evaluate():
     """dynamic_conv's padding is an operand: its drawn values must give the result type's shape."""
-    from conformance.run import draw_cases
+    from generators.cases import draw_cases
     info = oracle.lookup("stablehlo.dynamic_conv")
     for name in ("f32", "i8"):
         for case in draw_cases(info, oracle.types.element_type(name), 15, seed=1):
@@ -230,7 +230,7 @@ def test_result_type_wider_than_the_operands_is_invalid_c27():
 
 @pytest.mark.parametrize("op", ["stablehlo.convolution", "stablehlo.dynamic_conv"])
 def test_generator_draws_the_operand_type_as_result_type(op):
-    from conformance.run import draw_cases
+    from generators.cases import draw_cases
     from oracle.types import element_type
     info = oracle.lookup(op)
     for name in ("i8", "bf16", "f32"):

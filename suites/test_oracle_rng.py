@@ -281,14 +281,14 @@ def test_drawn_rng_programs_verify_and_evaluate():
     for rng (a >= b); here the op's own draw_inputs are used."""
     from hypothesis import HealthCheck, given, settings
 
-    from generators.programs import one_op_programs, program_text
+    from generators.programs import one_op_programs
     info = oracle.lookup("stablehlo.rng")
     seen = set()
 
     @settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck))
     @given(one_op_programs(info))
     def run(case):
-        parsed = oracle.parse_module(program_text(case))  # the MLIR verifier accepts it
+        parsed = oracle.parse_module(case.program)  # the MLIR verifier accepts it
         (out,) = oracle.evaluate(parsed, case.inputs)
         op = parsed.main.ops[0]
         assert out.shape == op.results[0].type.shape

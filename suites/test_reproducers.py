@@ -14,7 +14,8 @@ import pytest
 import oracle
 from conformance.cli import main as cli
 from conformance.corpus import load_cases, run_case
-from conformance.run import Case, check_case
+from conformance.run import check_case
+from generators.programs import Case
 from reports.html import Run
 from reports.junit import junit_xml
 from reports.results import CaseResult, read_cases, write_results
@@ -111,8 +112,7 @@ def xla_finding(tmp_path_factory):
     """XLA CPU's popcnt on i4 counts sign-extended bits (a known deviation): a real mismatch."""
     backend = _backend_or_skip("xla")
     out = str(tmp_path_factory.mktemp("finding"))
-    case = Case("popcnt-i4-hand", "stablehlo.popcnt", ["i4"], oracle.parse_module(POPCNT_I4), POPCNT_I4,
-                [POPCNT_IN])
+    case = Case.written("popcnt-i4-hand", POPCNT_I4, "stablehlo.popcnt", ["i4"], [POPCNT_IN])
     try:
         result = check_case(case, backend, out_dir=out)
     finally:
@@ -208,7 +208,7 @@ def _replay(folder: str, capsys) -> tuple[int, str]:
 
 
 def _finding(backend, op: str, dtype: str, out_dir: str):
-    from conformance.run import draw_cases
+    from generators.cases import draw_cases
     from generators.quantized import is_quantized_key
     from oracle.types import element_type
     for case in draw_cases(oracle.lookup(f"stablehlo.{op}"), dtype if is_quantized_key(dtype) else element_type(dtype),

@@ -4,7 +4,7 @@ its own planned case -- dot_general's result types, uniform_quantize's storage-t
 from __future__ import annotations
 
 import oracle
-from conformance.run import draw_cases
+from generators.cases import draw_cases
 from generators.programs import signature_keys
 from oracle.types import ALL_ELEMENT_TYPES, element_type
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import oracle
-from conformance.run import draw_cases
+from generators.cases import draw_cases
 from generators.tensors import special_value_cross, special_values
 from oracle.types import element_type
 

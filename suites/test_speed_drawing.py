@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import oracle
-from conformance.run import collect_examples, first_case_of
+from generators.cases import collect_examples, first_case_of
 from generators.programs import case_id, one_op_programs, special_value_cases
 from generators.shapes import shapes
 from oracle.types import element_type
