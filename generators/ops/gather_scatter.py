@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 
 from oracle import ir
 from oracle.ops.gather_scatter import GATHER_FIELDS, SCATTER_FIELDS
-from oracle.ops.indexing import draw_data, draw_index_values, index_types
 from oracle.registry import Signature
 from oracle.types import ELEMENT_TYPES, TensorType, as_element_type
 
 from . import AttributeClass, samplers
+from .indexing import draw_data, draw_index_values, index_types
 
 
 class _Sides:
