@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 
 from oracle import ir
 from oracle.ops.convolution import ConvDims, Window, num_windows, parse_dims, window_of
-from oracle.ops.dot_general import draw_dot_inputs, draw_precision, ordinary_inputs
 from oracle.registry import Signature
 from oracle.types import ELEMENT_TYPES, ElementType, TensorType, as_element_type
 
 from . import AttributeClass, samplers
+from .dot_general import draw_dot_inputs, draw_precision, ordinary_inputs
 
 _I64 = ELEMENT_TYPES["i64"]
 
