@@ -1,4 +1,4 @@
-"""The attribute spaces of dot_general and convolution (OpInfo.attribute_space).
+"""The attribute spaces of dot_general and convolution (``samplers_of(op).attribute_space``).
 
 Two kinds of tests:
 
@@ -16,6 +16,7 @@ import pytest
 
 import oracle
 from generators.cases import case_seed, random_example
+from generators.ops import samplers_of
 from generators.programs import attribute_class_cases
 from oracle.ops.convolution import parse_dims
 from oracle.types import element_type
@@ -33,10 +34,10 @@ FAMILY_TYPES = ("i1", "i8", "ui16", "f32", "complex<f32>", "i4", "f8E4M3FN", "bf
 
 
 def test_the_records_carry_the_classes():
-    assert tuple(c.name for c in oracle.lookup("stablehlo.dot_general").attribute_space) == DOT_CLASSES
-    assert tuple(c.name for c in oracle.lookup("stablehlo.convolution").attribute_space) == CONV_CLASSES
+    assert tuple(c.name for c in samplers_of("stablehlo.dot_general").attribute_space) == DOT_CLASSES
+    assert tuple(c.name for c in samplers_of("stablehlo.convolution").attribute_space) == CONV_CLASSES
     for name in ("stablehlo.dot_general", "stablehlo.convolution"):
-        for c in oracle.lookup(name).attribute_space:
+        for c in samplers_of(name).attribute_space:
             assert c.why and "(" in c.why, c.name  # cites the spec
 
 
@@ -278,7 +279,7 @@ def _conv_in_class(name, sig):
 @pytest.mark.parametrize("type_name", FAMILY_TYPES)
 def test_every_class_draws_a_valid_case(op_name, in_class, type_name):
     info = oracle.lookup(op_name)
-    for attribute_class in info.attribute_space:
+    for attribute_class in samplers_of(info).attribute_space:
         for seed in (0, 1):
             case = random_example(attribute_class_cases(info, element_type(type_name), attribute_class),
                                   case_seed(seed, op_name, type_name, "class", attribute_class.name))
@@ -294,7 +295,7 @@ def test_every_class_draws_a_valid_case(op_name, in_class, type_name):
 
 def test_conv_layout_class_parses_back_to_other_dimension_numbers():
     info = oracle.lookup("stablehlo.convolution")
-    layout = next(c for c in info.attribute_space if c.name == "layout-permuted")
+    layout = next(c for c in samplers_of(info).attribute_space if c.name == "layout-permuted")
     plain = (0, 3, (1, 2), 2, 3, (0, 1), 0, 3, (1, 2))
     for seed in range(4):
         case = random_example(attribute_class_cases(info, element_type("f32"), layout), seed)

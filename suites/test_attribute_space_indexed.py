@@ -1,4 +1,4 @@
-"""The attribute spaces of gather, dynamic_gather, scatter and sort (OpInfo.attribute_space):
+"""The attribute spaces of gather, dynamic_gather, scatter and sort (``samplers_of(op).attribute_space``):
 
 * every class draws a case for an element type of each family where it applies (i1, signed,
   unsigned, float, complex), the case is valid (MLIR verifies it, the oracle evaluates it), it
@@ -17,6 +17,7 @@ import pytest
 
 import oracle
 from generators.cases import draw_cases, random_example
+from generators.ops import samplers_of
 from generators.programs import attribute_class_cases
 from oracle.impl_defined import op_masks
 from oracle.ops.gather_scatter import SCATTER_FIELDS, index_vectors, scatter_targets
@@ -122,7 +123,7 @@ IN_CLASS = {"gather": _gather_in_class, "dynamic_gather": _gather_in_class, "sca
 @pytest.mark.parametrize("et", FAMILIES)
 def test_every_class_draws_a_valid_case_in_its_class(op, et):
     info = oracle.lookup(f"stablehlo.{op}")
-    names = [c.name for c in info.attribute_space]
+    names = [c.name for c in samplers_of(info).attribute_space]
     assert 3 <= len(names) <= 10 and len(set(names)) == len(names)
     cases = _class_cases(op, et)
     expected = {n for n in names if et not in NOT_APPLICABLE.get((op, n), ())}
@@ -143,11 +144,12 @@ def test_every_class_draws_a_valid_case_in_its_class(op, et):
 @pytest.mark.parametrize("op", ["gather", "scatter", "sort"])
 def test_all_classes_of_an_op_draw_well_under_a_second_per_element_type(op):
     info = oracle.lookup(f"stablehlo.{op}")
-    for c in info.attribute_space:  # warm up: imports, value pools
+    space = samplers_of(info).attribute_space
+    for c in space:  # warm up: imports, value pools
         random_example(attribute_class_cases(info, element_type("bf16"), c), 0)
     started = time.perf_counter()
     for et in ("i8", "f32", "complex<f32>"):
-        for seed, c in enumerate(info.attribute_space):
+        for seed, c in enumerate(space):
             random_example(attribute_class_cases(info, element_type(et), c), seed + 1)
     assert (time.perf_counter() - started) / 3 < 1.0, op
 

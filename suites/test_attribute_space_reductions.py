@@ -1,4 +1,4 @@
-"""The attribute spaces (OpInfo.attribute_space) of reduce, reduce_window, select_and_scatter,
+"""The attribute spaces (``samplers_of(op).attribute_space``) of reduce, reduce_window, select_and_scatter,
 compare, select and clamp: every class draws a case in its class for a type of each
 element-type family where it applies (and none where it does not), and the oracle's result
 on a hand-computed case of the classes that matter most (expected arrays written from the
@@ -11,6 +11,7 @@ import pytest
 
 import oracle
 from generators.cases import case_seed, random_example
+from generators.ops import samplers_of
 from generators.programs import attribute_class_cases
 from oracle.ops.selection import compare_keys, special_scalars
 from oracle.types import element_type
@@ -36,7 +37,7 @@ OPS = ("reduce", "reduce_window", "select_and_scatter", "compare", "select", "cl
 
 def class_case(op_name: str, class_name: str, et_name: str, seed: int = 0):
     info = oracle.lookup(f"stablehlo.{op_name}")
-    cls = next(c for c in info.attribute_space if c.name == class_name)
+    cls = next(c for c in samplers_of(info).attribute_space if c.name == class_name)
     return random_example(attribute_class_cases(info, E(et_name), cls),
                           case_seed(seed, info.name, et_name, "class", class_name))
 
@@ -54,7 +55,7 @@ def attr(op_, name, default=None):
 
 @pytest.mark.parametrize("op_name", OPS)
 def test_every_class_has_a_reason_and_a_stable_name(op_name):
-    classes = oracle.lookup(f"stablehlo.{op_name}").attribute_space
+    classes = samplers_of(f"stablehlo.{op_name}").attribute_space
     assert 3 <= len(classes) <= 10
     names = [c.name for c in classes]
     assert len(set(names)) == len(names)
@@ -66,7 +67,7 @@ def test_every_class_has_a_reason_and_a_stable_name(op_name):
 @pytest.mark.parametrize("et_name", FAMILIES)
 def test_every_class_draws_a_case_where_it_applies(op_name, et_name):
     info = oracle.lookup(f"stablehlo.{op_name}")
-    for cls in info.attribute_space:
+    for cls in samplers_of(info).attribute_space:
         case = class_case(op_name, cls.name, et_name)
         applies = ONLY.get((op_name, cls.name), lambda et: True)(E(et_name))
         assert (case is not None) == applies, (cls.name, et_name)

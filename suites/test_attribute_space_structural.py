@@ -1,4 +1,4 @@
-"""The attribute spaces (``OpInfo.attribute_space``) of the data-movement ops: transpose,
+"""The attribute spaces (``samplers_of(op).attribute_space``) of the data-movement ops: transpose,
 reverse, slice, concatenate, broadcast_in_dim, pad, iota, dynamic_slice, dynamic_update_slice
 and reshape.
 
@@ -21,6 +21,7 @@ import pytest
 
 import oracle
 from generators.cases import random_example
+from generators.ops import samplers_of
 from generators.programs import attribute_class_cases
 from oracle.types import QuantizedElementType, element_type
 from suites.test_oracle_structural import op_fn, run1
@@ -413,17 +414,17 @@ DATA_OPERANDS = {"pad": 1, "dynamic_pad": 1, "dynamic_slice": 1, "dynamic_update
 def _cases():
     for name in OPS:
         info = oracle.lookup(f"stablehlo.{name}")
-        for cls in info.attribute_space:
+        for cls in samplers_of(info).attribute_space:
             yield pytest.param(name, cls.name, id=f"{name}-{cls.name}")
 
 
 def test_every_op_has_an_attribute_space():
     for name in OPS:
         info = oracle.lookup(f"stablehlo.{name}")
-        names = [c.name for c in info.attribute_space]
+        names = [c.name for c in samplers_of(info).attribute_space]
         assert 3 <= len(names) <= 10 and len(set(names)) == len(names), (name, names)
-        assert all(c.why for c in info.attribute_space), name
-        for c in info.attribute_space:
+        assert all(c.why for c in samplers_of(info).attribute_space), name
+        for c in samplers_of(info).attribute_space:
             if (name, c.name) not in PROPERTIES:
                 assert name.startswith("dynamic_"), f"{name} class {c.name} has no property check"
 
@@ -431,7 +432,7 @@ def test_every_op_has_an_attribute_space():
 @pytest.mark.parametrize("name, cls", list(_cases()))
 def test_class_draws_in_class_for_each_family(name, cls):
     info = oracle.lookup(f"stablehlo.{name}")
-    attribute_class = next(c for c in info.attribute_space if c.name == cls)
+    attribute_class = next(c for c in samplers_of(info).attribute_space if c.name == cls)
     check = PROPERTIES.get((name, cls)) or start_class(cls)
     families = [f for f in FAMILIES if f in info.element_types]
     assert len(families) >= 4, families  # iota takes no i1
@@ -456,4 +457,4 @@ def test_class_draws_in_class_for_each_family(name, cls):
 def test_quantized_types_get_no_class_case():
     q = QuantizedElementType(element_type("i8"), element_type("f32"), (0.5,), (0,))
     for name in OPS:
-        assert all(c.draw_signature(None, q) is None for c in oracle.lookup(f"stablehlo.{name}").attribute_space)
+        assert all(c.draw_signature(None, q) is None for c in samplers_of(f"stablehlo.{name}").attribute_space)

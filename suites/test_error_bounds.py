@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import oracle
-from oracle.ops.dot_general import cancelling_inputs
+from generators.ops.dot_general import cancelling_inputs
 from oracle.roundoff import gamma
 from oracle.types import element_type
 from judge.compare import compare, compare_outputs

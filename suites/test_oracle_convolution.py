@@ -23,6 +23,7 @@ from oracle.ops.convolution import parse_dims
 
 from .test_oracle_structural import check_drawn_signatures, op_fn, run1
 from generators.drawing import Draw
+from generators.ops import samplers_of
 
 
 def conv_text(lt, rt, out, dims, *, strides=None, padding=None, lhs_d=None, rhs_d=None, rev=None, fg=1, bg=1):
@@ -177,8 +178,7 @@ def _ungrouped(op_):
 @settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(st.data())
 def test_matches_the_spec_brute_force_on_drawn_programs(data):
-    info = oracle.lookup("stablehlo.convolution")
-    sig = info.draw_signature(Draw(data.draw), oracle.types.element_type("i32"))
+    sig = samplers_of("stablehlo.convolution").draw_signature(Draw(data.draw), oracle.types.element_type("i32"))
     from .test_oracle_structural import signature_module
     module = signature_module("stablehlo.convolution", sig)
     op_ = module.main.ops[0]

@@ -17,6 +17,7 @@ from oracle.errors import OracleError
 from oracle.types import element_type
 from suites.test_oracle_structural import check_drawn_signatures, op_fn, run1
 from generators.drawing import Draw
+from generators.ops import samplers_of
 
 
 def f32_bits(bits):
@@ -188,15 +189,16 @@ def drawn_cases(name: str, max_examples: int, check=None):
     """Draw signatures and inputs (the op's draw_inputs); MLIR must verify every program and the
     oracle evaluate it; ``check(sig, inputs, outputs)`` collects what the cases reach."""
     info = oracle.lookup(f"stablehlo.{name}")
+    hooks = samplers_of(info)
     types = [element_type(n) for n in info.element_types]
 
     @settings(max_examples=max_examples, deadline=None, database=None, derandomize=True,
               suppress_health_check=list(HealthCheck))
     @given(st.data())
     def run(data):
-        sig = info.draw_signature(Draw(data.draw), data.draw(st.sampled_from(types)))
+        sig = hooks.draw_signature(Draw(data.draw), data.draw(st.sampled_from(types)))
         parsed = oracle.parse_module(oracle.print_module(build_module(info.name, sig)))
-        inputs = info.draw_inputs(Draw(data.draw), sig) if info.draw_inputs else None
+        inputs = hooks.draw_inputs(Draw(data.draw), sig) if hooks.draw_inputs else None
         if inputs is not None:
             outputs = oracle.evaluate(parsed, inputs)
             if check:

@@ -21,6 +21,7 @@ from oracle import ir
 from oracle.errors import OracleError
 from oracle.types import ALL_ELEMENT_TYPES, TensorType, TupleType, element_type
 from generators.drawing import Draw
+from generators.ops import samplers_of
 
 
 
@@ -65,7 +66,8 @@ def check_drawn_signatures(op_name: str, max_examples: int = 40) -> list:
     must evaluate it on the op's own inputs (its draw_inputs, else random bit patterns).
     Returns the drawn signatures."""
     info = oracle.lookup(op_name)
-    assert info is not None and info.draw_signature is not None
+    hooks = samplers_of(op_name)
+    assert info is not None and hooks.draw_signature is not None
     types = [element_type(n) for n in info.element_types]
     drawn = []
 
@@ -74,13 +76,13 @@ def check_drawn_signatures(op_name: str, max_examples: int = 40) -> list:
     @given(st.data())
     def run(data):
         et = data.draw(st.sampled_from(types))
-        sig = info.draw_signature(Draw(data.draw), et)
+        sig = hooks.draw_signature(Draw(data.draw), et)
         text = oracle.print_module(signature_module(op_name, sig))
         parsed = oracle.parse_module(text)  # raises MlirError if the verifier rejects it
         op_ = next(o for o in parsed.main.ops if o.name == op_name)
         assert [v.type for v in op_.results] == list(sig.result_types), text
-        if info.draw_inputs is not None:
-            inputs = list(info.draw_inputs(Draw(data.draw), sig))
+        if hooks.draw_inputs is not None:
+            inputs = list(hooks.draw_inputs(Draw(data.draw), sig))
         else:
             rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
             inputs = [random_input(rng, t) for t in sig.operand_types]

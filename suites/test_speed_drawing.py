@@ -49,7 +49,7 @@ def test_large_hook_drawn_tensors_come_at_array_speed_with_every_kind_of_value()
 
     from oracle.ops import chlo
     from oracle.ops._elementwise import draw_shift_inputs
-    from oracle.ops.indexing import draw_index_values
+    from generators.ops.indexing import draw_index_values
     from oracle.registry import Signature
     from oracle.types import TensorType
 

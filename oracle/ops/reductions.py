@@ -48,14 +48,13 @@ from ..accumulation import accumulation_bound, scattered_bound
 from ..element_conversion import convert_array
 from ..errors import OracleError
 from ..evaluator import Context, batchable
-from ..registry import AttributeClass, Signature, add_impl_defined, op, record_facts
+from ..registry import add_impl_defined, op, record_facts
 from ..quantization import on_storage
 from ..types import ALL_ELEMENT_TYPES, ElementType, TensorType, as_element_type
 from ._checks import shape_error
-from ._draws import drawn_elements, integers
 
-__all__ = ["run_body", "reduce_arrays", "schedule_free", "values_differ", "monoid_ops", "is_identity",
-           "stack_bounds"]
+__all__ = ["run_body", "reduce_arrays", "schedule_free", "values_differ", "monoid_ops", "monoid_identity",
+           "is_identity", "stack_bounds", "num_windows"]
 
 _ALL_NAMES = tuple(t.name for t in ALL_ELEMENT_TYPES)
 
@@ -154,11 +153,26 @@ def monoid_ops(region: ir.Region, n: int) -> list[str] | None:
     return names
 
 
+def monoid_identity(name: str, et: ElementType) -> np.ndarray:
+    """The identity element of a monoid op for ``et`` (an init value every schedule agrees on)."""
+    def extreme(low: bool):
+        if et.is_bool:
+            return not low
+        if et.is_integer:
+            return int(et.min_value) if low else int(et.max_value)
+        if et.has_infinity:
+            return -np.inf if low else np.inf
+        return et.finfo.min if low else et.finfo.max
+    value = {"stablehlo.multiply": 1, "stablehlo.maximum": extreme(True), "stablehlo.minimum": extreme(False),
+             "stablehlo.and": extreme(False) if not et.is_signed else -1}.get(name, 0)
+    return np.array(value).astype(et.dtype)
+
+
 def is_identity(name: str, init: np.ndarray, et: ElementType) -> bool:
     """init is the identity of the op (float add: either zero; NaN never)."""
     wide = np.complex128 if et.is_complex else np.float64 if et.is_float else object
     with np.errstate(invalid="ignore"):
-        return bool(np.asarray(init).astype(wide) == _identity(name, et).astype(wide))
+        return bool(np.asarray(init).astype(wide) == monoid_identity(name, et).astype(wide))
 
 
 def schedule_free(region: ir.Region, inits, types) -> tuple[bool, bool]:
@@ -334,642 +348,6 @@ def _check_results(op_, types, shape, constraint_shape, constraint_type):
             raise shape_error(op_, f"results[{i}] type {r.type} does not match shape {shape}", constraint_shape)
 
 
-# --------------------------------------------------------------------- generators
-
-_MAX_TERMS = 64  # reports/tolerance.py ASSUMED_MAX_REDUCTION_TERMS: values per reduced element
-
-
-def _identity(name: str, et: ElementType) -> np.ndarray:
-    """The identity element of a monoid op for ``et`` (an init value every schedule agrees on)."""
-    def extreme(low: bool):
-        if et.is_bool:
-            return not low
-        if et.is_integer:
-            return int(et.min_value) if low else int(et.max_value)
-        if et.has_infinity:
-            return -np.inf if low else np.inf
-        return et.finfo.min if low else et.finfo.max
-    value = {"stablehlo.multiply": 1, "stablehlo.maximum": extreme(True), "stablehlo.minimum": extreme(False),
-             "stablehlo.and": extreme(False) if not et.is_signed else -1}.get(name, 0)
-    return np.array(value).astype(et.dtype)
-
-
-def _body_types(draw, et: ElementType) -> list[ElementType]:
-    """One input, two of ``et``, or (``et``, i32) pairs (argmax-style bodies)."""
-    from hypothesis import strategies as st
-    kind = draw(st.integers(0, 3))
-    return [et] if kind < 2 else [et, et] if kind == 2 else [et, as_element_type("i32")]
-
-
-def _draw_inits(draw, sig: Signature) -> list:
-    """Generic edge-value inputs; the init values are mostly the body's identities, so that
-    most results are schedule-independent and compared (the rest are masked, still run)."""
-    from hypothesis import strategies as st
-
-    input_sets = draw.input_sets
-    values = draw(input_sets(sig))
-    region = sig.regions[-1]
-    n = len(region.arguments) // 2
-    names = monoid_ops(region, n)
-    if names is not None and draw(st.integers(0, 3)):
-        first_init = len(sig.operand_types) - n
-        for i, name in enumerate(names):
-            values[first_init + i] = _identity(name, sig.operand_types[first_init + i].element_type)
-    return values
-
-
-def _draw_reduce(draw, element_type):
-    from hypothesis import strategies as st
-
-    reducer_bodies = draw.reducer_bodies
-    shapes = draw.shapes
-    et = as_element_type(element_type)
-    types = _body_types(draw, et)
-    body = draw(reducer_bodies(types))
-    shape = draw(shapes(max_rank=4, max_side=4))
-    dims = draw(st.lists(st.sampled_from(range(len(shape))), unique=True)) if shape else []
-    while math.prod(shape[d] for d in dims) > _MAX_TERMS:
-        dims.pop()
-    return _reduce_signature(types, body.region, shape, dims)
-
-
-def _reduce_signature(types, region: ir.Region, shape, dims) -> Signature:
-    """reduce of inputs of ``shape`` (one per body type) over ``dims`` (in that order)."""
-    kept = tuple(s for d, s in enumerate(shape) if d not in dims)
-    operands = tuple(TensorType(tuple(shape), t) for t in types) + tuple(TensorType((), t) for t in types)
-    return Signature(operands, {"dimensions": ir.DenseArray("i64", tuple(dims))},
-                     tuple(TensorType(kept, t) for t in types), (region,))
-
-
-def _draw_reduce_window(draw, element_type):
-    from hypothesis import strategies as st
-
-    reducer_bodies = draw.reducer_bodies
-    shapes = draw.shapes
-    et = as_element_type(element_type)
-    types = _body_types(draw, et)
-    body = draw(reducer_bodies(types))
-    shape = draw(shapes(max_rank=3, max_side=5))
-    window = [draw(st.integers(1, 3)) for _ in shape]
-    strides = [draw(st.integers(1, 3)) for _ in shape]
-    base = [draw(st.integers(1, 2)) for _ in shape]
-    dil = [draw(st.integers(1, 2)) for _ in shape]
-    low, high = [], []
-    for n, b in zip(shape, base):
-        dilated = 0 if n == 0 else (n - 1) * b + 1
-        lo = draw(st.integers(-min(dilated, 1), 2))  # negative padding crops (pad semantics)
-        low.append(lo)
-        high.append(draw(st.integers(-min(dilated + lo, 1), 2)))
-    spelled = {name for name in ("window_strides", "base_dilations", "window_dilations") if draw(st.integers(0, 3))}
-    if shape and draw(st.booleans()):
-        spelled.add("padding")
-    return _reduce_window_signature(types, body.region, shape, window, strides=strides, base=base, dil=dil,
-                                    low=low, high=high, spelled=spelled)
-
-
-def _reduce_window_signature(types, region: ir.Region, shape, window, *, strides=None, base=None, dil=None,
-                             low=None, high=None, spelled=()) -> Signature:
-    """reduce_window of inputs of ``shape`` (one per body type); an attribute that is not given
-    is all ones (padding: zeros) and left out unless named in ``spelled``."""
-    rank = len(shape)
-    strides, base, dil = (tuple(v) if v is not None else (1,) * rank for v in (strides, base, dil))
-    low, high = (tuple(v) if v is not None else (0,) * rank for v in (low, high))
-    padded = [lo + (0 if n == 0 else (n - 1) * b + 1) + hi for lo, n, b, hi in zip(low, shape, base, high)]
-    counts = tuple(num_windows(p, w, s, d) for p, w, s, d in zip(padded, window, strides, dil))
-    attrs = {"window_dimensions": ir.DenseArray("i64", tuple(window))}
-    for name, values in (("window_strides", strides), ("base_dilations", base), ("window_dilations", dil)):
-        if name in spelled or any(v != 1 for v in values):
-            attrs[name] = ir.DenseArray("i64", tuple(values))
-    if shape and ("padding" in spelled or any(low) or any(high)):
-        pad = np.array([low, high], dtype=np.int64).T.reshape(rank, 2)
-        attrs["padding"] = ir.DenseElements(pad, TensorType((rank, 2), as_element_type("i64")))
-    operands = tuple(TensorType(tuple(shape), t) for t in types) + tuple(TensorType((), t) for t in types)
-    return Signature(operands, attrs, tuple(TensorType(counts, t) for t in types), (region,))
-
-
-def _draw_select_and_scatter(draw, element_type):
-    from hypothesis import strategies as st
-
-    reducer_bodies, select_bodies = draw.reducer_bodies, draw.select_bodies
-    shapes = draw.shapes
-    et = as_element_type(element_type)
-    shape = draw(shapes(min_rank=1, max_rank=3, min_side=1, max_side=5))
-    window = [draw(st.integers(1, 3)) for _ in shape]
-    strides = [draw(st.integers(1, 3)) for _ in shape]
-    pad = np.array([[draw(st.integers(0, 1)), draw(st.integers(0, 1))] for _ in shape], dtype=np.int64)
-    select, scatter = draw(select_bodies(et)), draw(reducer_bodies([et]))
-    return _select_and_scatter_signature(et, shape, window, strides, pad[:, 0], pad[:, 1], select.region,
-                                         scatter.region)
-
-
-def _select_and_scatter_signature(et: ElementType, shape, window, strides, low, high, select: ir.Region,
-                                  scatter: ir.Region) -> Signature:
-    pad = np.array([low, high], dtype=np.int64).T.reshape(len(shape), 2)
-    counts = tuple(num_windows(lo + n + hi, w, s) for (lo, hi), n, w, s in zip(pad, shape, window, strides))
-    attrs = {"window_dimensions": ir.DenseArray("i64", tuple(window)),
-             "window_strides": ir.DenseArray("i64", tuple(strides)),
-             "padding": ir.DenseElements(pad, TensorType((len(shape), 2), as_element_type("i64")))}
-    t = TensorType(tuple(shape), et)
-    return Signature((t, TensorType(counts, et), TensorType((), et)), attrs, (t,), (select, scatter))
-
-
-def _draw_map(draw, element_type):
-    from hypothesis import strategies as st
-
-    map_bodies = draw.map_bodies
-    shapes = draw.shapes
-    et = as_element_type(element_type)
-    types = [et] * draw(st.integers(1, 3))
-    body = draw(map_bodies(types))
-    shape = draw(shapes(max_rank=3))
-    return Signature(tuple(TensorType(shape, t) for t in types),
-                     {"dimensions": ir.DenseArray("i64", tuple(range(len(shape))))},
-                     (TensorType(shape, types[0]),), (body.region,))
-
-
-# ------------------------------------------------------------------ attribute spaces
-# The classes of shapes and attributes that reduce, reduce_window and select_and_scatter
-# distinguish (OpInfo.attribute_space): one case of each is drawn for every element type.
-
-_IDEMPOTENT = frozenset({"stablehlo.maximum", "stablehlo.minimum", "stablehlo.and", "stablehlo.or"})
-
-
-def _distinct_sizes(draw, rank: int, low: int = 2, high: int = 5) -> list[int]:
-    """``rank`` different sizes in [low, high] (a swapped dimension shows)."""
-    from hypothesis import strategies as st
-    return list(draw(st.permutations(range(low, high + 1)))[:rank])
-
-
-def _has_identity(name: str, et: ElementType) -> bool:
-    """The monoid op has an identity in ``et`` (f8E8M0FNU has no zero: add has none)."""
-    return is_identity(name, _identity(name, et), et)
-
-
-def _monoid_body(draw, types, names=None):
-    """A body of the reducer menu that is a commutative monoid op per result (named in
-    ``names`` when given) with an identity in every type, so that identity init values leave
-    no schedule open.  None where ``names`` are the ordered ops and a type is complex."""
-    if names is not None and set(names) <= {"maximum", "minimum"} and any(t.is_complex for t in types):
-        return None
-
-    def fits(body):
-        ops = monoid_ops(body.region, len(types))
-        return (ops is not None and (names is None or body.name in names)
-                and all(_has_identity(o, t) for o, t in zip(ops, types)))
-    return draw(draw.reducer_bodies(types).filter(fits))
-
-
-def _other_value(name: str | None, et: ElementType, draw) -> np.ndarray:
-    """A value of ``et`` that is neither zero (where another exists) nor the identity of
-    ``name``: an init value a backend that assumes or drops the init gets wrong."""
-    from hypothesis import strategies as st
-    if et.is_bool:
-        options = [True, False]
-    elif et.is_complex:
-        options = [complex(5, -3), complex(-2, 1), complex(0.5, 2)]
-    else:
-        options = [5, -3, 2, 0.5, 1, -1, 0]
-    wide = np.complex128 if et.is_complex else np.float64 if et.is_float else object
-    ok = []
-    for v in options:
-        a = np.array(v).astype(et.dtype)
-        exact = a.astype(wide) == v if not et.is_integer else int(a) == v
-        if exact and (name is None or not is_identity(name, a, et)):
-            ok.append(a)
-    return draw(st.sampled_from(ok[:3]))
-
-
-def _set_inits(draw, sig: Signature, values: list, non_identity: bool) -> list:
-    """Init values of a reduction-like signature (the last region is the body): each result's
-    identity, or (``non_identity``) another value where the body is idempotent (max, min,
-    and, or: then every schedule agrees) or always (non_identity="always")."""
-    region = sig.regions[-1]
-    n = len(region.arguments) // 2
-    names = monoid_ops(region, n) or [None] * n
-    first = len(sig.operand_types) - n
-    for i, name in enumerate(names):
-        et = sig.operand_types[first + i].element_type
-        other = non_identity == "always" or (non_identity and name in _IDEMPOTENT)
-        if other or name is None:
-            values[first + i] = _other_value(name, et, draw)
-        else:
-            values[first + i] = _identity(name, et)
-    return values
-
-
-def _identity_inits(draw, sig: Signature) -> list:
-    """Edge-value inputs, the init values the body's identities: every result is compared."""
-    return _set_inits(draw, sig, draw(draw.input_sets(sig)), non_identity=False)
-
-
-def _operand_tied_with_init(draw, sig: Signature) -> list:
-    """select_and_scatter's inputs with every operand element equal to the init value: in a
-    padded window each real element ties with what padding would hold, so a backend that
-    lets padding (filled with the init) compete selects it (GE / LE pick the first tie, GT /
-    LT the last) and loses the source value; the spec never selects padding."""
-    values = _identity_inits(draw, sig)
-    values[0] = np.full_like(values[0], values[2])
-    return values
-
-
-def _idempotent_other_inits(draw, sig: Signature) -> list:
-    """Edge-value inputs; max / min / and / or bodies get an init that is not their identity."""
-    return _set_inits(draw, sig, draw(draw.input_sets(sig)), non_identity=True)
-
-
-def _other_inits(draw, sig: Signature) -> list:
-    """Edge-value inputs; every init value differs from zero and from the body's identity."""
-    return _set_inits(draw, sig, draw(draw.input_sets(sig)), non_identity="always")
-
-
-def _argmax_or_monoid(draw, et: ElementType):
-    """Two inputs: (value, i32 index) with the argmax body where the value type is ordered,
-    else two inputs of ``et`` with a monoid body."""
-    menu_types = [et, as_element_type("i32")]
-    if not et.is_complex:
-        return menu_types, draw(draw.reducer_bodies(menu_types).filter(lambda body: body.name == "argmax"))
-    return [et, et], _monoid_body(draw, [et, et])
-
-
-def _variadic_inputs(draw, sig: Signature) -> list:
-    """argmax: values of edge values, indices their flat positions (an iota), init values
-    (lowest value, largest index): the identity of argmax, so ties resolve by index alone.
-    Other bodies: their identities."""
-    values = draw(draw.input_sets(sig))
-    region = sig.regions[-1]
-    if monoid_ops(region, 2) is not None:
-        return _set_inits(draw, sig, values, non_identity=False)
-    value_t, index_t = (t.element_type for t in sig.operand_types[:2])
-    shape = sig.operand_types[0].shape
-    values[1] = np.arange(math.prod(shape), dtype=index_t.dtype).reshape(shape)
-    values[2] = _identity("stablehlo.maximum", value_t)
-    values[3] = np.array(index_t.max_value).astype(index_t.dtype)
-    return values
-
-
-# --- reduce
-
-def _reduce_class(pick_shape_dims, body="monoid"):
-    """A reduce class: ``pick_shape_dims(draw) -> (shape, dims)``; ``body``: "monoid" (a
-    commutative monoid with an identity in the type), "any" (the whole menu), "max-min",
-    "variadic" (argmax-style)."""
-    def draw_signature(draw, element_type):
-        et = as_element_type(element_type)
-        if body == "variadic":
-            types, chosen = _argmax_or_monoid(draw, et)
-        elif body == "any":
-            types = _body_types(draw, et)
-            chosen = draw(draw.reducer_bodies(types))
-        else:
-            types = [et]
-            chosen = _monoid_body(draw, types, ("maximum", "minimum") if body == "max-min" else None)
-        if chosen is None:
-            return None
-        shape, dims = pick_shape_dims(draw)
-        return _reduce_signature(types, chosen.region, shape, dims)
-    return draw_signature
-
-
-def _empty_reduced_dim(draw):
-    from hypothesis import strategies as st
-    rank = draw(st.integers(2, 3))
-    shape = _distinct_sizes(draw, rank)
-    zero = draw(st.integers(0, rank - 1))
-    shape[zero] = 0
-    dims = [zero] + ([d for d in range(rank) if d != zero][:1] if draw(st.booleans()) else [])
-    return shape, draw(st.permutations(dims))
-
-
-def _first_and_last_dims(draw):
-    from hypothesis import strategies as st
-    rank = draw(st.integers(3, 4))
-    return _distinct_sizes(draw, rank), draw(st.permutations([0, rank - 1]))  # either order
-
-
-def _no_dims(draw):
-    from hypothesis import strategies as st
-    return _distinct_sizes(draw, draw(st.integers(1, 3))), []
-
-
-def _all_dims(draw):
-    from hypothesis import strategies as st
-    rank = draw(st.integers(2, 3))
-    return _distinct_sizes(draw, rank, 2, 4), draw(st.permutations(range(rank)))
-
-
-def _one_dim(draw):
-    from hypothesis import strategies as st
-    rank = draw(st.integers(2, 3))
-    return _distinct_sizes(draw, rank), [draw(st.integers(0, rank - 1))]
-
-
-def _size_one_dim(draw):
-    from hypothesis import strategies as st
-    rank = draw(st.integers(2, 3))
-    shape = _distinct_sizes(draw, rank)
-    one = draw(st.integers(0, rank - 1))
-    shape[one] = 1
-    return shape, [one]
-
-
-REDUCE_CLASSES = (
-    AttributeClass("empty-reduced-dim", _reduce_class(_empty_reduced_dim, "any"), _other_inits,
-                   "reduce: a reduced dimension of size 0 reduces no value, the result is the init value "
-                   "(not zero, not the body's identity) whatever the body"),
-    AttributeClass("first-and-last-dims", _reduce_class(_first_and_last_dims), _identity_inits,
-                   "reduce (C4), (C7): two non-adjacent dimensions, in either order in `dimensions`; input "
-                   "slices keep the operand's dimension order"),
-    AttributeClass("no-dims", _reduce_class(_no_dims), _identity_inits,
-                   "reduce (C7): dimensions = [] reduces each element alone (result = body(init, x))"),
-    AttributeClass("all-dims", _reduce_class(_all_dims), _identity_inits,
-                   "reduce (C7): every dimension reduced (listed in any order), a rank-0 result"),
-    AttributeClass("size-one-dim", _reduce_class(_size_one_dim), _identity_inits,
-                   "reduce: a reduced dimension of size 1 (one value per result, not a reshape that drops "
-                   "the body)"),
-    AttributeClass("variadic", _reduce_class(_one_dim, "variadic"), _variadic_inputs,
-                   "reduce (C3), (C6): two inputs reduced together, an argmax-style (value, index) body whose "
-                   "results depend on both"),
-    AttributeClass("max-min-identity-init", _reduce_class(_one_dim, "max-min"), _identity_inits,
-                   "reduce: a maximum / minimum body with its identity init (-inf / +inf, or the lowest / "
-                   "highest value), over NaN and infinite values"),
-    AttributeClass("max-min-other-init", _reduce_class(_one_dim, "max-min"), _idempotent_other_inits,
-                   "reduce: a maximum / minimum body whose init is inside the values' range; the init takes "
-                   "part as a term (results it cannot change are compared)"),
-)
-
-
-# --- reduce_window
-
-def _reduce_window_class(geometry, body="monoid"):
-    """A reduce_window class: ``geometry(draw) -> (shape, window, attributes)`` (the keyword
-    arguments of _reduce_window_signature); ``body``: "monoid", "max-min" (ordered types only)
-    or "variadic"."""
-    def draw_signature(draw, element_type):
-        et = as_element_type(element_type)
-        if body == "variadic":
-            types, chosen = _argmax_or_monoid(draw, et)
-        else:
-            types = [et]
-            chosen = _monoid_body(draw, types, ("maximum", "minimum") if body == "max-min" else None)
-        if chosen is None:
-            return None
-        shape, window, attrs = geometry(draw)
-        return _reduce_window_signature(types, chosen.region, shape, window, **attrs)
-    return draw_signature
-
-
-def _capped_window(draw, extents, low: int = 1, high: int = 3, dilations=None) -> list[int]:
-    """A window size per dimension in [low, high] whose dilated extent fits ``extents``."""
-    from hypothesis import strategies as st
-    dilations = dilations or [1] * len(extents)
-    return [max(1, min(draw(st.integers(low, high)), (e - 1) // d + 1)) for e, d in zip(extents, dilations)]
-
-
-def _base_dilated(draw):
-    from hypothesis import strategies as st
-    shape = _distinct_sizes(draw, 2)
-    main = draw(st.integers(0, 1))
-    base = [draw(st.integers(2, 3)) if d == main else draw(st.integers(1, 2)) for d in range(2)]
-    dilated = [(n - 1) * b + 1 for n, b in zip(shape, base)]
-    window = _capped_window(draw, dilated, 2, 3)
-    return shape, window, {"base": base, "strides": [draw(st.integers(1, 2)) for _ in shape]}
-
-
-def _window_dilated(draw):
-    from hypothesis import strategies as st
-    shape = _distinct_sizes(draw, 2, 4, 7)
-    main = draw(st.integers(0, 1))
-    dil = [draw(st.integers(2, 3)) if d == main else draw(st.integers(1, 2)) for d in range(2)]
-    window = _capped_window(draw, shape, 2, 3, dil)
-    return shape, window, {"dil": dil}
-
-
-def _asymmetric_padding(draw):
-    from hypothesis import strategies as st
-    shape = _distinct_sizes(draw, 2)
-    low0 = draw(st.integers(1, 3))
-    high0 = draw(st.integers(0, 3).filter(lambda v: v != low0))
-    low1 = draw(st.integers(-1, 3))
-    high1 = draw(st.integers(-1, 3).filter(lambda v: v != low1 and low1 + v > -shape[1] + 1))
-    low, high = [low0, low1], [high0, high1]
-    padded = [lo + n + hi for lo, n, hi in zip(low, shape, high)]
-    window = _capped_window(draw, padded, 2, 3)
-    return shape, window, {"low": low, "high": high, "strides": [draw(st.integers(1, 2)) for _ in shape]}
-
-
-def _strided(draw):
-    from hypothesis import strategies as st
-    shape = _distinct_sizes(draw, 2, 4, 7)
-    main = draw(st.integers(0, 1))
-    strides = [draw(st.integers(2, 3)) if d == main else draw(st.integers(1, 3)) for d in range(2)]
-    window = _capped_window(draw, shape, 1, 3)
-    return shape, window, {"strides": strides}
-
-
-def _window_exceeds_input(draw):
-    from hypothesis import strategies as st
-    shape = _distinct_sizes(draw, 2)
-    big = draw(st.integers(0, 1))
-    low = [draw(st.integers(0, 1)) if d == big else 0 for d in range(2)]
-    window = _capped_window(draw, shape, 1, 3)
-    window[big] = shape[big] + low[big] + draw(st.integers(1, 2))  # past the padded dimension: 0 windows
-    return shape, window, {"low": low}
-
-
-def _padding_only_windows(draw):
-    from hypothesis import strategies as st
-    rank = draw(st.integers(1, 2))
-    shape = _distinct_sizes(draw, rank)
-    window = _capped_window(draw, shape, 1, 3)
-    main = draw(st.integers(0, rank - 1))
-    low = [window[d] + draw(st.integers(0, 1)) if d == main else 0 for d in range(rank)]  # windows of padding only
-    high = [draw(st.integers(0, 2)) for _ in range(rank)]
-    return shape, window, {"low": low, "high": high}
-
-
-def _empty_input_dim(draw):
-    from hypothesis import strategies as st
-    shape = _distinct_sizes(draw, 2)
-    zero = draw(st.integers(0, 1))
-    shape[zero] = 0
-    window = _capped_window(draw, [3 if n == 0 else n for n in shape], 1, 3)
-    low = [draw(st.integers(0, 2)) if d == zero else 0 for d in range(2)]
-    high = [max(window[d] - low[d], 0) + draw(st.integers(0, 1)) if d == zero else 0 for d in range(2)]
-    return shape, window, {"low": low, "high": high}  # windows over padding only along the empty dimension
-
-
-def _plain_windows(draw):
-    from hypothesis import strategies as st
-    shape = _distinct_sizes(draw, 2)
-    window = _capped_window(draw, shape, 1, 3)
-    return shape, window, {"strides": [draw(st.integers(1, 2)) for _ in shape]}
-
-
-REDUCE_WINDOW_CLASSES = (
-    AttributeClass("base-dilation", _reduce_window_class(_base_dilated), _identity_inits,
-                   "reduce_window (C8), (C9), (C15): base_dilations > 1 put init values between the input "
-                   "elements (pad with interior padding) before the windows slide"),
-    AttributeClass("window-dilation", _reduce_window_class(_window_dilated), _identity_inits,
-                   "reduce_window (C10), (C11), (C15): window_dilations > 1 take every d-th element "
-                   "(slice with stride window_dilations)"),
-    AttributeClass("asymmetric-padding", _reduce_window_class(_asymmetric_padding), _identity_inits,
-                   "reduce_window (C12), (C15): low != high padding, one dimension possibly cropped (negative), "
-                   "the windows' origin shifts by padding[:, 0]"),
-    AttributeClass("strided", _reduce_window_class(_strided), _identity_inits,
-                   "reduce_window (C6), (C7), (C15): window_strides > 1, some larger than the window "
-                   "(elements no window covers)"),
-    AttributeClass("window-exceeds-input", _reduce_window_class(_window_exceeds_input), _identity_inits,
-                   "reduce_window (C15): a window larger than the padded dimension: is_empty_window, "
-                   "0 windows, an empty result"),
-    AttributeClass("other-init-padding", _reduce_window_class(_padding_only_windows, "max-min"),
-                   _idempotent_other_inits,
-                   "reduce_window: a maximum / minimum body whose init is not its identity; the padding is "
-                   "init values (pad(inputs, init_values, ...)), windows over padding only give the init"),
-    AttributeClass("empty-input-dim", _reduce_window_class(_empty_input_dim), _idempotent_other_inits,
-                   "reduce_window (C15): an input dimension of size 0 padded into windows that hold only "
-                   "padding (dilated_input_shape = 0): results made of init values"),
-    AttributeClass("variadic", _reduce_window_class(_plain_windows, "variadic"), _variadic_inputs,
-                   "reduce_window (C1), (C13): two inputs windowed together, an argmax-style (value, index) "
-                   "body"),
-)
-
-
-# --- select_and_scatter
-
-def _windows_have_values(shape, window, strides, low, high) -> bool:
-    """Every window holds an operand element (else the result is unspecified, #731)."""
-    for n, w, s, lo, hi in zip(shape, window, strides, low, high):
-        for p in range(num_windows(lo + n + hi, w, s)):
-            start = p * s - lo
-            if start + w - 1 < 0 or start > n - 1:
-                return False
-    return True
-
-
-def _select_and_scatter_class(geometry):
-    """A select_and_scatter class: ``geometry(draw) -> (shape, window, strides, low, high)``;
-    the select is drawn (GE, GT, LE, LT), the scatter is add (another monoid where add has
-    no identity)."""
-    def draw_signature(draw, element_type):
-        et = as_element_type(element_type)
-        scatter = _monoid_body(draw, [et], ("add",) if _has_identity("stablehlo.add", et) else ("multiply",))
-        select = draw(draw.select_bodies(et))
-        shape, window, strides, low, high = geometry(draw)
-        return _select_and_scatter_signature(et, shape, window, strides, low, high, select.region, scatter.region)
-    return draw_signature
-
-
-def _tiled(draw):
-    from hypothesis import strategies as st
-    shape = _distinct_sizes(draw, 2, 3, 6)
-    window = _capped_window(draw, shape, 2, 3)
-    return shape, window, [draw(st.integers(1, w)) for w in window], [0, 0], [0, 0]
-
-
-def _overlapping(draw):
-    from hypothesis import strategies as st
-    shape = _distinct_sizes(draw, 2, 3, 5)
-    window = _capped_window(draw, shape, 2, 3)
-    strides = [draw(st.integers(1, w - 1)) for w in window]  # stride < window: windows overlap
-    return shape, window, strides, [0, 0], [0, 0]
-
-
-def _padded(draw):
-    from hypothesis import strategies as st
-    shape = _distinct_sizes(draw, 2)
-    window = _capped_window(draw, shape, 2, 3)
-    strides = [draw(st.integers(1, 2)) for _ in shape]
-    # padding smaller than the window, low != high where the window allows, not all zero
-    pads = draw(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2)), min_size=2, max_size=2)
-                .map(lambda ps: [(min(lo, w - 1), min(hi, w - 1)) for (lo, hi), w in zip(ps, window)])
-                .filter(lambda ps: any(lo or hi for lo, hi in ps)
-                        and _windows_have_values(shape, window, strides, *zip(*ps))))
-    low, high = (list(p) for p in zip(*pads))
-    return shape, window, strides, low, high
-
-
-def _stride_past_window(draw):
-    from hypothesis import strategies as st
-    shape = _distinct_sizes(draw, 2, 3, 6)
-    window = _capped_window(draw, shape, 1, 2)
-    main = draw(st.integers(0, 1))
-    strides = [w + draw(st.integers(1, 2)) if d == main else draw(st.integers(1, 3)) for d, w in enumerate(window)]
-    return shape, window, strides, [0, 0], [0, 0]
-
-
-def _ordered_pool(et: ElementType) -> list:
-    """Values for ties: two equal keys and a larger one (complex: select compares real parts,
-    so equal real parts tie whatever the imaginary parts)."""
-    if et.is_bool:
-        return [False, True]
-    if et.is_complex:
-        return [complex(1, 1), complex(1, -2), complex(2, 0.5)]
-    return [1, 2]
-
-
-def _tied_inputs(draw, sig: Signature) -> list:
-    """The operand holds only a few distinct keys (many ties in every window): GE / LE select
-    the first of the tied elements (select(a, b) ? a : b keeps the earlier), GT / LT the last,
-    for every schedule of the window's reduction."""
-    from hypothesis import strategies as st
-    values = _identity_inits(draw, sig)
-    t = sig.operand_types[0]
-    pool = np.array(_ordered_pool(t.element_type)).astype(t.element_type.dtype)
-    n = math.prod(t.shape)
-    picks = drawn_elements(draw, n, st.integers(0, len(pool) - 1), integers(0, len(pool) - 1))
-    values[0] = pool[np.array(picks, dtype=np.int64)].reshape(t.shape)
-    return values
-
-
-def _extreme(et: ElementType, high: bool) -> np.ndarray:
-    if et.is_complex:
-        edge = et.component.max_value if high else et.component.min_value
-        return np.array(complex(edge, 0)).astype(et.dtype)
-    if et.is_float and et.has_infinity:
-        return np.array(np.inf if high else -np.inf).astype(et.dtype)
-    return np.array(et.max_value if high else et.min_value).astype(et.dtype)
-
-
-def _overlap_inputs(draw, sig: Signature) -> list:
-    """Edge-value inputs with the select's winner (the largest value for GE / GT, the smallest
-    for LE / LT) planted where windows overlap: several windows select it, their source values
-    accumulate there."""
-    values = _identity_inits(draw, sig)
-    select = sig.regions[0]
-    direction = next(o.attr("comparison_direction") for o in select.ops if o.name == "stablehlo.compare")
-    t = sig.operand_types[0]
-    window = tuple(sig.attributes["window_dimensions"].value)
-    strides = tuple(sig.attributes["window_strides"].value)
-    counts = sig.operand_types[1].shape
-    where = tuple(s if c >= 2 else 0 for s, c in zip(strides, counts))
-    operand = values[0].copy()
-    operand[where] = _extreme(t.element_type, direction in ("GE", "GT"))
-    values[0] = operand
-    return values
-
-
-SELECT_AND_SCATTER_CLASSES = (
-    AttributeClass("window-ties", _select_and_scatter_class(_tiled), _tied_inputs,
-                   "select_and_scatter: equal keys in a window; select(a, b) ? a : b picks the first tied "
-                   "element for GE / LE and the last for GT / LT, whatever the reduction's schedule"),
-    AttributeClass("overlapping-windows", _select_and_scatter_class(_overlapping), _overlap_inputs,
-                   "select_and_scatter: window_strides < window_dimensions; an element selected by several "
-                   "windows receives reduce(source values, init) of all of them"),
-    AttributeClass("padding", _select_and_scatter_class(_padded), _identity_inits,
-                   "select_and_scatter (C2), (C8): low / high padding (each window still holds an operand "
-                   "element); padding is never selected"),
-    AttributeClass("padding-ties", _select_and_scatter_class(_padded), _operand_tied_with_init,
-                   "select_and_scatter (C2), (C8): low / high padding and every operand element equal to the "
-                   "init value: the tie is the first / last REAL element of the window, never padding"),
-    AttributeClass("other-init", _select_and_scatter_class(_tiled), _other_inits,
-                   "select_and_scatter: a non-zero init value: unselected elements are init, selected ones "
-                   "reduce([sources], [init])"),
-    AttributeClass("stride-past-window", _select_and_scatter_class(_stride_past_window), _other_inits,
-                   "select_and_scatter (C2): window_strides > window_dimensions; elements no window covers are "
-                   "never selected and keep the init value"),
-)
-
-
 # ------------------------------------------------------------------------- reduce
 
 def _reduce_stacks(op_, args):
@@ -999,9 +377,7 @@ def reduce_error_bound(op_, inputs, result_types) -> list:
     return stack_bounds(op_.regions[0], stacks, inits, types)
 
 
-@op("stablehlo.reduce", family="reductions", element_types=_ALL_NAMES,
-    draw_signature=_draw_reduce, draw_inputs=_draw_inits, extra={"error_bound": reduce_error_bound},
-    attribute_space=REDUCE_CLASSES,
+@op("stablehlo.reduce", family="reductions", element_types=_ALL_NAMES, extra={"error_bound": reduce_error_bound},
     notes="schedule: body(init, adjacent-pair tree); add / multiply / max / min bodies compared "
           "within a per-element bound for every schedule (extra['error_bound']); other "
           "schedule-dependent elements are implementation-defined")
@@ -1101,8 +477,7 @@ def reduce_window_error_bound(op_, inputs, result_types) -> list:
 
 
 @op("stablehlo.reduce_window", family="reductions", element_types=_ALL_NAMES,
-    draw_signature=_draw_reduce_window, draw_inputs=_draw_inits,
-    extra={"error_bound": reduce_window_error_bound}, attribute_space=REDUCE_WINDOW_CLASSES,
+    extra={"error_bound": reduce_window_error_bound},
     notes="windows stacked and reduced like reduce (one batched body call per tree level); "
           "compared like reduce (extra['error_bound'])")
 @on_storage
@@ -1220,8 +595,7 @@ def select_and_scatter_error_bound(op_, inputs, result_types) -> list:
 
 
 @op("stablehlo.select_and_scatter", family="reductions", element_types=_ALL_NAMES,
-    draw_signature=_draw_select_and_scatter, draw_inputs=_draw_inits,
-    extra={"error_bound": select_and_scatter_error_bound}, attribute_space=SELECT_AND_SCATTER_CLASSES,
+    extra={"error_bound": select_and_scatter_error_bound},
     notes="selection: left fold over each window's operand elements (padding holds no values); "
           "scatter add / max / min compared within a bound for every schedule (extra['error_bound'])")
 @on_storage
@@ -1256,7 +630,7 @@ def select_and_scatter(op_, args, ctx, env):
 
 # --------------------------------------------------------------------------- map
 
-@op("stablehlo.map", family="reductions", element_types=_ALL_NAMES, draw_signature=_draw_map)
+@op("stablehlo.map", family="reductions", element_types=_ALL_NAMES)
 @on_storage
 def map_(op_, args, ctx, env):
     if not args:  # map (C2)
