@@ -2,7 +2,8 @@
 
 Each page is rendered from the one place its facts live -- the CLI's argparse parser, the op
 records (``oracle.registry``), the samplers' attribute spaces (``generators.ops.samplers_of``),
-the tolerance table (``judge/tolerance.py``) and the deviation files (``judge/deviations/``) --
+the status vocabulary (``judge/status.py``), the tolerance table (``judge/tolerance.py``)
+and the deviation files (``judge/deviations/``) --
 so a page is never edited by hand and never disagrees with the code.  ``--check`` writes
 nothing: it exits 1 and lists the pages that differ from what the records give now (the
 suite runs it, so a stale page fails the tests).
@@ -20,6 +21,7 @@ from typing import Callable
 from conformance.cli import build_parser
 from generators.ops import samplers_of
 from judge.known_deviations import load_deviations
+from judge.status import FAILING, Status
 from judge.tolerance import format_table
 from oracle.registry import all_ops, table_key
 
@@ -128,6 +130,16 @@ def _type_order(name: str) -> tuple:
     return kind, int(digits or 0), name
 
 
+def statuses() -> str:
+    lines = [header("Statuses", "the status vocabulary (`judge/status.py`)"),
+             "What a case, a report's cell or a fuzz verdict can end in. A failing status makes "
+             "the command exit 1, unless a listed deviation explains it and the run was given "
+             "`--expect-known` (`certify` always is).", "",
+             "| status | failing | meaning |", "|---|---|---|"]
+    lines += [f"| `{status}` | {'yes' if status in FAILING else ''} | {cell(status.meaning)} |" for status in Status]
+    return "\n".join(lines) + "\n"
+
+
 def tolerances() -> str:
     return "\n".join([
         header("Tolerances", "the op records' tolerance rows (`judge/tolerance.py`, `format_table`)"),
@@ -179,6 +191,7 @@ def deviations() -> str:
 #: Each generated page (its path in the repository) and what renders it.
 PAGES: dict[str, Callable[[], str]] = {
     "docs/commands.md": command_reference,
+    "docs/tables/statuses.md": statuses,
     "docs/tables/ops-and-element-types.md": ops_and_element_types,
     "docs/tables/tolerances.md": tolerances,
     "docs/tables/attribute-classes.md": attribute_classes,
