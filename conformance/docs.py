@@ -44,6 +44,12 @@ def cell(text) -> str:
 
 # ----------------------------------------------------------------------- command reference
 
+def sentence(text: str) -> str:
+    """A help string as a sentence: capitalized, with its full stop."""
+    text = cell(text)
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") or not text else ".")
+
+
 def _subcommands(parser: argparse.ArgumentParser) -> list[tuple[str, str, argparse.ArgumentParser]]:
     """(name, help, parser) of each subcommand, in the order the CLI declares them."""
     out = []
@@ -82,14 +88,14 @@ def _usage(parser: argparse.ArgumentParser) -> str:
 def command_reference() -> str:
     parser = build_parser()
     lines = [header(f"Command reference: `{parser.prog}`", "the CLI's parser (`conformance/cli.py`)"),
-             parser.description or "", ""]
+             sentence(parser.description or ""), ""]
     commands = _subcommands(parser)
     lines += [f"- [`{name}`](#{name}): {cell(text)}" for name, text, _ in commands]
     for name, text, sub in commands:
-        lines += ["", f"## {name}", "", cell(text) + ".", "", "```", _usage(sub), "```"]
+        lines += ["", f"## {name}", "", sentence(text), "", "```", _usage(sub), "```"]
         if sub.description:
             lines += ["", cell(sub.description)]
-        rows = [a for a in sub._actions if a.help != argparse.SUPPRESS and not isinstance(a, argparse._HelpAction)]
+        rows = [a for a in sub._actions if a.help != argparse.SUPPRESS and a.dest != "help"]
         if rows:
             lines += ["", "| argument | default | what |", "|---|---|---|"]
             lines += [f"| {_argument(a)} | {_default(a)} | {cell(a.help or '')} |" for a in rows]
