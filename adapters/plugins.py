@@ -8,7 +8,7 @@ A package declares, in its pyproject.toml::
 and ``get_backend("my-accel", **kwargs)`` then calls ``make_backend(**kwargs)``, which returns
 an object following the protocol of adapters/base.py (name, flushes_subnormals, available(),
 supports(), run(), run_many(), close()).  Nothing in this repository changes.  A worked
-example is examples/plugin/ (README, "Adding a backend").
+example is examples/plugin/ (docs/adding-a-backend.md).
 """
 
 from __future__ import annotations

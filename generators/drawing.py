@@ -1,7 +1,7 @@
 """What an op record's draw hooks are given: Hypothesis's ``draw`` together with the strategies
 they build signatures and inputs from.
 
-The op records (``oracle/ops/``) sit in the layer below this package (README, "Layers"), so
+The op records (``oracle/ops/``) sit in the layer below this package (docs/design.md, "Layers"), so
 their ``draw_signature(draw, element_type)`` and ``draw_inputs(draw, signature)`` hooks cannot
 import generators; whoever draws a case wraps Hypothesis's ``draw`` in a ``Draw`` and the hooks
 reach the strategies through it (``draw(draw.shapes(max_rank=2))``).

@@ -36,6 +36,7 @@ pass ``operand_type`` for the few ops whose accuracy depends on the operand type
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import replace
 
 from oracle.allowances import EPS, EXACT, Tolerance, order_dependent
@@ -162,8 +163,12 @@ def tolerance_for(op: str, element_type, *, operand_type=None, precision: str | 
 
 
 def format_table() -> str:
-    """The table as Markdown, for docs."""
+    """The table as Markdown, for docs: a ``|`` in a reason (``|x|``) is escaped so the row
+    keeps its four cells, and a ``<`` so that ``complex<f32>`` is not read as an HTML tag."""
+    def cell(text: str) -> str:
+        return re.sub(r"<(?=[A-Za-z/])", "&lt;", " ".join(text.split()).replace("|", "\\|"))
+
     lines = ["| op | types | tolerance | why |", "|---|---|---|---|"]
     for (op, types), tol in tolerance_table().items():
-        lines.append(f"| {op} | {types} | {tol.describe()} | {tol.reason} |")
+        lines.append(f"| {op} | {cell(types)} | {cell(tol.describe())} | {cell(tol.reason)} |")
     return "\n".join(lines)

@@ -12,8 +12,8 @@ comes here.  Two levels:
   accumulation of quantized dot/convolution, oracle/quantization.py; the flushed reading for
   a backend that flushes subnormals), or the op's own statistical comparison
   (``OpInfo.extra["compare"]``, rng).
-* ``judge_program`` -- a whole program (*replay judging*, see README "How results are
-  judged"): outputs bit-identical to the oracle's, or each within its producing op's
+* ``judge_program`` -- a whole program (*replay judging*, see docs/judging.md,
+  "Whole programs"): outputs bit-identical to the oracle's, or each within its producing op's
   allowance of the oracle's exact output, pass at once; otherwise the program runs a
   second time on the backend with every top-level value returned, each op is judged by the
   per-op rule on the BACKEND's own operands (so an op's allowance never has to absorb

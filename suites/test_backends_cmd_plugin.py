@@ -1,6 +1,6 @@
-"""Vendor paths: the ``cmd:`` subprocess protocol (adapters/cmd.py) with the README's worked
-example runner (examples/oracle_runner.py), its exit-status convention, and a backend plug-in
-installed from examples/plugin/ through the ``shlo_conform.backends`` entry-point group.
+"""Vendor paths: the ``cmd:`` subprocess protocol (adapters/cmd.py) with the worked example
+runner of docs/adding-a-backend.md (examples/oracle_runner.py), its exit-status convention, and
+a backend plug-in installed from examples/plugin/ through the ``shlo_conform.backends`` entry-point group.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The packages form layers and data flows through them once (README, "Layers").
+"""The packages form layers and data flows through them once (docs/design.md, "Layers").
 
 Every import of the project's own modules is parsed -- at module level and inside function
 bodies alike -- and checked: a module may import from its own package or from a lower layer,
