@@ -173,7 +173,7 @@ def test_a_signal_landing_in_a_gc_callback_stops_quietly(monkeypatch):
     import os
     import signal
     import sys
-    from conformance.cli import stoppable
+    from conformance.exits import stoppable
 
     printed = []
     monkeypatch.setattr(sys, "unraisablehook", printed.append)  # (what Python would print)
