@@ -82,11 +82,11 @@ def _run_several(args, names: list[str]) -> int:
         usable_backend(name).close()  # every backend is usable before the first run starts
     codes, runs = [], {}
     for name in names:
-        path_name = name.replace("/", "_").replace(" ", "_")
+        out = _backend_folder(args.out, name)
         results: list = []
-        code = _run_one(args, name, os.path.join(args.out, path_name), pairs, keep=results, junit=False)
+        code = _run_one(args, name, out, pairs, keep=results, junit=False)
         codes.append(code)
-        runs[name] = (results, os.path.join(args.out, path_name, "results.json"))
+        runs[name] = (results, os.path.join(out, "results.json"))
         if code in STOPPED_CODES:  # stopped: what finished is written, no comparison
             _maybe_junit(args, [path for _, path in runs.values()])
             return code
@@ -99,6 +99,11 @@ def _run_several(args, names: list[str]) -> int:
         print(f"  {case_id}: output #{d['output']} {d['index']}: {values} ({d['elements']} element(s) differ)")
     _maybe_junit(args, [path for _, path in runs.values()])  # one test suite per backend
     return max(codes)
+
+
+def _backend_folder(out: str, name: str) -> str:
+    """OUT/<backend>/: where one backend's run of several goes (a cmd: template's slashes and spaces made safe)."""
+    return os.path.join(out, name.replace("/", "_").replace(" ", "_"))
 
 
 def _run_one(args, name: str, out: str, pairs, keep: list | None = None, junit: bool = True) -> int:
@@ -320,7 +325,7 @@ def cmd_check(args) -> int:
         usable_backend(name).close()  # every backend is usable before the first run starts
     codes, paths = [], []
     for name in names:
-        out = args.out if len(names) == 1 else os.path.join(args.out, name.replace("/", "_").replace(" ", "_"))
+        out = args.out if len(names) == 1 else _backend_folder(args.out, name)
         code = _check_one(args, name, out, programs, dims, inputs)
         codes.append(code)
         paths.append(os.path.join(out, "results.json"))
