@@ -6,7 +6,7 @@ Runs, with a fixed seed and example count (two runs give the same report):
    (``backend.supports``; the rest is listed as not claimed, with the backend's reason), with
    every class of each op's attribute space drawn on every claimed type;
 2. the spec's examples (documented values, conformance/spec_examples.py);
-3. the official interpreter corpus (conformance/corpus.py), when ../shared has it;
+3. the official interpreter corpus (conformance/corpus/), when ../shared has it;
 
 then writes to OUT: ``differential.json``, ``spec-examples.json``, ``corpus.json``
 (results.json format), ``reproducers/``, ``report.html``, ``junit.xml``, ``summary.json``

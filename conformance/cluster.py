@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 
 from reports.results import atomic_write_text
 
+from .exits import EXIT_FINDINGS, EXIT_OK, STOPPED_CODES
+
 QUEUE = "shlo-conform-shards"
 PROGRESS_SECONDS = 2.0      # how often a shard publishes its progress, and the launcher looks
 SHRINK_SLACK_SECONDS = 900  # a shard's job may outlive its --minutes by this much (the last shrink)
@@ -202,7 +204,7 @@ class ClusterCampaign:
         shard.host, shard.returncode, shard.state = value.get("host", ""), value.get("returncode"), "finished"
         shard.programs = shard.summary.get("programs", shard.programs)
         shard.findings = len(shard.summary.get("findings", []))
-        if shard.returncode not in (0, 1, 130, 143):  # 1: findings; 130 / 143: stopped on request
+        if shard.returncode not in (EXIT_OK, EXIT_FINDINGS, *STOPPED_CODES):  # (stopped: on request)
             shard.error = f"fuzz exited with {shard.returncode}: {value.get('log_tail', '')[-1000:]}"
 
     def watch(self) -> None:

@@ -38,3 +38,13 @@ def run_coverage(backend, *, dtype: str = "f32", examples: int = 1, seed: int = 
             if on_result:
                 on_result(result)
     return results
+
+
+def coverage_table(results: list[CaseResult]) -> dict[str, dict[str, int]]:
+    """``run_coverage``'s results as rows: "collective strategy" -> {status: how many grid shapes}."""
+    rows: dict = {}
+    for r in results:
+        key = f"{r.ops[0].split('.')[-1]} {r.extra['strategy']}"
+        rows.setdefault(key, {}).setdefault(r.status, 0)
+        rows[key][r.status] += 1
+    return rows

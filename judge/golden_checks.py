@@ -1,6 +1,6 @@
 """The check rules of test files with goldens: how a corpus file's ``check.expect_eq``,
 ``expect_almost_eq``, ``expect_close`` (and the testdata ``check.*`` custom_calls) compare the
-program's value with the file's expected one.  conformance/corpus.py reads the checks from the
+program's value with the file's expected one.  conformance/corpus/ reads the checks from the
 files; whether they hold is decided here, by the official interpreter's rules
 (``stablehlo/tests/CheckOps.cpp``, ``stablehlo/reference/Element.cpp`` ``areApproximatelyEqual``):
 

@@ -72,6 +72,17 @@ def test_corpus_command_runs_testdata_files_and_reports_the_wrong_one(tmp_path):
     assert {s for f, s in by_file.items() if not f.startswith("wrong")} == {"pass"}
 
 
+def test_collectives_prints_a_row_per_collective_and_strategy(tmp_path, capsys):
+    """One row per collective x process-group strategy: how many grid shapes gave each status."""
+    code = main(["collectives", "--backend", "oracle", "--ops", "all_reduce", "--out", str(tmp_path), "--quiet"])
+    out = capsys.readouterr().out
+    cases = json.loads((tmp_path / "results.json").read_text())["cases"]
+    strategies = sorted({c["extra"]["strategy"] for c in cases})
+    rows = [line.split() for line in out.splitlines() if line.startswith("  all_reduce ")]
+    assert code == 0 and len(strategies) > 1 and all(c["status"] == "pass" for c in cases)
+    assert rows == [["all_reduce", s, "pass", str(sum(c["extra"]["strategy"] == s for c in cases))] for s in strategies]
+
+
 def test_repro_replays_a_reproducer_folder(tmp_path, capsys):
     from reports.reproducer import write_reproducer
     inputs = [np.array([1, 2, 3], np.int32), np.array([4, 5, 6], np.int32)]
@@ -173,7 +184,7 @@ def test_a_signal_landing_in_a_gc_callback_stops_quietly(monkeypatch):
     import os
     import signal
     import sys
-    from conformance.cli import stoppable
+    from conformance.exits import stoppable
 
     printed = []
     monkeypatch.setattr(sys, "unraisablehook", printed.append)  # (what Python would print)

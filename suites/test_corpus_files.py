@@ -105,7 +105,7 @@ def test_a_malformed_literal_is_the_error_of_its_own_case_only(tmp_path):
 
 def test_each_case_is_parsed_once_and_evaluated_once_on_the_oracle(tmp_path, monkeypatch):
     """Issue 22: a case was parsed three times and, on the oracle, evaluated twice."""
-    import conformance.corpus as corpus
+    import conformance.corpus.running as corpus
     import oracle
     import oracle.mlir_text
 

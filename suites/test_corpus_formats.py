@@ -1,4 +1,4 @@
-"""The corpus readers (conformance/corpus.py): both formats, every check form, check semantics.
+"""The corpus readers (conformance/corpus/): both formats, every check form, check semantics.
 
 The testdata files under suites/data/testdata/ were written by hand for this project (in
 the layout of the StableHLO repo's testdata) with hand-computed expectations; one of them

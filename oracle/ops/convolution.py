@@ -14,7 +14,7 @@ The result element type is the operands' (C27: "element_type(lhs) = element_type
 element_type(result)", for convolution and dynamic_conv alike), unlike dot_general, whose (C13)
 constrains only the operands.  The official interpreter's own test convolution_op_test_si8
 (i8 x i8 -> i32) and the MLIR verifier accept a wider result; by the spec that program is
-invalid, so the oracle rejects it (conformance/corpus.py skips that test with the reason) and
+invalid, so the oracle rejects it (conformance/corpus/interpret_format.py skips that test with the reason) and
 the generators never draw it.
 """
 
