@@ -72,7 +72,7 @@ from .fuzz_drawing import (FAILED_ROUNDS_IN_A_ROW, REFUSALS, ROUND_PROGRAMS, aim
 from .fuzz_running import (CONFIRM_RUNS, TIME_PARTS, ReadyProgram, RunsInFlight, Stats,  # noqa: F401
                            again_on_fresh_workers, compile_and_execute, compiles_batches, first_replays_together,
                            input_sets_for)
-from .fuzz_shrinking import SHRINK_SHARE, shrink_allowance, shrink_program, without_op
+from .fuzz_shrinking import SHRINK_SHARE, shrink_allowance, shrink_program
 from .fuzz_storing import Finding, FindingsFolder
 
 #: Programs drawn before they go to the backends together, where a backend compiles many
@@ -648,9 +648,6 @@ class Campaign:
             sys.stderr.write(("\r" if sys.stderr.isatty() else "") + line + ("" if sys.stderr.isatty() else "\n"))
         sys.stderr.flush()
 
-
-#: (the old private name, for callers that shrink by hand)
-_without_op = without_op
 
 
 def parse_shard(text: str) -> tuple[int, int]:

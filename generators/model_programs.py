@@ -227,17 +227,6 @@ def template_programs(draw, names=tuple(TEMPLATES), element_types=FLOAT_TYPES):
     return _program(module, inputs, random_seed, fixed, mode="template", origin=name)
 
 
-def model_shaped_programs(seeds=(DEFAULT_SEEDS,), *, mode: str | None = None, max_mutations: int = 3):
-    """Mode "mutation" or "template", or (None) either, one program in two."""
-    if mode == "mutation":
-        return mutated_programs(seeds, max_mutations=max_mutations)
-    if mode == "template":
-        return template_programs()
-    if mode is not None:
-        raise ValueError(f"mode {mode!r}: want 'mutation' or 'template'")
-    return st.one_of(mutated_programs(seeds, max_mutations=max_mutations), template_programs())
-
-
 def mixed_programs(seeds=(DEFAULT_SEEDS,), *, max_ops: int = 8, ops=None, modes=MODES):
     """One program of a mode drawn per program (each of ``modes`` equally likely): a random
     DAG (``max_ops``, ``ops`` as random_programs takes them), a mutant or a template."""
