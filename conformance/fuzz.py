@@ -135,6 +135,7 @@ class Campaign:
         self._last_line = 0.0
         self.rounds = self.first_round = 0  # rounds of Hypothesis drawing done, and where this run began
         self.stopped = ""  # why the campaign stopped before its budget (summary.json "stopped")
+        self.last_drawn_at: float | None = None  # seconds into the campaign its last program was taken
         # programs sent to the backends together: one at a time where none compiles batches
         self.batch_programs = BATCH_PROGRAMS if any(compiles_batches(b) for b in self.backends) else 1
         self._ready: list[ReadyProgram] = []  # drawn and evaluated, not yet sent to the backends
@@ -560,6 +561,7 @@ class Campaign:
 
         def one_program(program, drawing_started: float) -> None:
             nonlocal refreshed
+            self.last_drawn_at = time.perf_counter() - self.started
             self._spent("generation", drawing_started)
             self._one_program(program)
             self._show()
@@ -610,6 +612,7 @@ class Campaign:
                                              for k, (c, r) in sorted(s.known_deviations.items())},
                 "skipped_known": s.skipped_known, "disagreements": s.disagreements,
                 "generator_errors": s.generator_errors, "warnings": s.warnings, "stopped": self.stopped,
+                "last_program_drawn_at": None if self.last_drawn_at is None else round(self.last_drawn_at, 2),
                 "backend_in_background_seconds": round(s.background, 2),
                 "seen_before": {k: {"final": r.get("final", ""), "reproducer": r.get("reproducer", "")}
                                 for k, r in sorted(s.seen_before.items())},

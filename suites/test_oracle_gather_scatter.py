@@ -386,6 +386,7 @@ def _timed(text, *inputs):
     return out, time.perf_counter() - started
 
 
+@pytest.mark.timing
 def test_gather_and_scatter_of_1e5_rows_are_vectorized():
     rng = np.random.default_rng(0)
     operand = rng.integers(-8, 8, (1000, 64)).astype(np.float32)  # integer sums: exact in any order
