@@ -1,4 +1,4 @@
-"""Programs shaped like real models (issue 24 item 2), drawn as ``RandomProgram``s so a fuzz
+"""Programs shaped like real models, drawn as ``RandomProgram``s so a fuzz
 campaign runs them unchanged.
 
 Two modes beside random DAGs (generators/random_programs.py):

@@ -1,4 +1,4 @@
-"""Fuzz campaigns as a nightly run meets them (conformance/fuzz.py, issue 16): the budget is
+"""Fuzz campaigns as a nightly run meets them (conformance/fuzz.py): the budget is
 the budget, known deviations cost nothing, a second night never shrinks the same finding
 again, every finding replays through its own command.txt, the campaign can be aimed, and
 several backends are judged in one campaign.

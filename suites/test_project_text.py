@@ -20,7 +20,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 #: upstream ``owner/repo#N`` or a spec's ``#N`` never matches.
 PROCESS_WORDS = [
     ("a numbered work period", re.compile(r"\bsessions?[- ]\d+", re.I)),
-    ("a numbered issue of our own", re.compile(r"\bissues? #?\d+", re.I)),
+    ("a numbered issue of our own", re.compile(r"\bissues?[- ]#?\d+", re.I)),
     ("an item of an issue's list", re.compile(r"\bitems? \d+\b", re.I)),
     ("a helper's id", re.compile(r"(?:\(|, )h(?:\d{1,2}|[A-Z])\)")),
     ("a temporary path", re.compile(r"/tmp/")),
