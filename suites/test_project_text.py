@@ -28,7 +28,7 @@ PROCESS_WORDS = [
     ("a work brief", re.compile(r"\b(?:triage|work|the) brief\b", re.I)),
     ("what an entry was before", re.compile(r"\b(?:this|the) entry (?:was|named|used to)\b|\bnamed only the\b"
                                             r"|\bnarrowed in\b|\bformerly\b", re.I)),
-    ("which run found it", re.compile(r"(?:^|[(;,]\s*)found by (?:a|the|shlo-conform|fuzz)\b"
+    ("which run found it", re.compile(r"(?:^|[(;,]\s*)found (?:by (?:a|the|shlo-conform|fuzz)|once)\b"
                                       r"|\b\d+-minute (?:mixed )?fuzz (?:campaign|finding)", re.I)),
 ]
 
