@@ -32,8 +32,8 @@ def pytest_configure(config):
     profiles.load(profile_name(config))
 
 
-#: Markers of long runs: skipped unless selected with -m (pytest -m fuzz) or in the nightly profile.
-LONG_RUN_MARKERS = ("slow", "fuzz")
+#: Markers of long runs and of wall-clock bounds (which a loaded machine misses): skipped unless selected with -m (pytest -m fuzz) or in the nightly profile.
+LONG_RUN_MARKERS = ("slow", "fuzz", "timing")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -20,9 +20,9 @@ in 3327 compiles): batches 626 s (0.136 s a program); programs compiled alone 22
 each: 303 with dynamic ops, since batched (``IreeBackend.batchable``), 163 alike a remembered
 refusal, 95 left out of a batch); refusal batches 349 s (0.034 s a program a round); refused
 alone 235 s (1707: 0.09 s each, 0.58 s for a linker refusal, 0.51 s for a compiler crash report).
-Session 7, programs refused at the boundary before compiling (``boundary_problem``): 1200 of
-1405 s in 2119 compiles.  Session 8, the shipped refusal profile learned from a whole default
-run: 1089 of 1262 s in 1865 compiles, none of them a batch refused.  Tried and not taken: programs alike a remembered refusal in refusal
+With programs refused at the boundary before compiling (``boundary_problem``): 1200 of 1405 s
+in 2119 compiles; with the shipped refusal profile learned from a whole default run as well:
+1089 of 1262 s in 1865 compiles, none of them a batch refused.  Tried and not taken: programs alike a remembered refusal in refusal
 batches (26-28 % fewer compiles, the same CPU: IREE's legalizations name one program per round);
 the same programs as chunks of one ``iree-compile --split-input-file`` process, which names every
 refused chunk in one round (``within split at <stdin>:LINE``) but stops at a crashing chunk and
@@ -222,7 +222,7 @@ def cache_path(program: str, target: str) -> str | None:
 
 
 #: Set to a file path, every compile the engine asks for appends one JSON line there
-#: (``log_compile``, ``log_request``): to account for a run's compile CPU (issue 25).
+#: (``log_compile``, ``log_request``): to account for a run's compile CPU.
 ENV_COMPILE_LOG = "SHLO_IREE_COMPILE_LOG"
 #: How a combined module names each program's entry (adapters.batch.entry_name, generic form).
 _ENTRY_SYMBOL = re.compile(r'sym_name = "c\d+_main"')

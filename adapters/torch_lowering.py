@@ -493,7 +493,7 @@ def _fft(op, args, run):
 
 # ------------------------------------------------------------------ the program
 
-# ------------------------------------------------------------------ CHLO ops (issue 14)
+# ------------------------------------------------------------------ CHLO ops
 # The CHLO ops torch has a function for (torch.special follows SciPy's conventions).  No
 # torch function: chlo.mulhi, chlo.polygamma with a tensor order n (torch.special.polygamma
 # takes one integer n), chlo.ragged_dot, chlo.scan: Unlowerable.  broadcast_* ops: below.

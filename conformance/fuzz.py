@@ -72,7 +72,7 @@ from .fuzz_drawing import (FAILED_ROUNDS_IN_A_ROW, REFUSALS, ROUND_PROGRAMS, aim
 from .fuzz_running import (CONFIRM_RUNS, TIME_PARTS, ReadyProgram, RunsInFlight, Stats,  # noqa: F401
                            again_on_fresh_workers, compile_and_execute, compiles_batches, first_replays_together,
                            input_sets_for)
-from .fuzz_shrinking import SHRINK_SHARE, shrink_allowance, shrink_program, without_op
+from .fuzz_shrinking import SHRINK_SHARE, shrink_allowance, shrink_program
 from .fuzz_storing import Finding, FindingsFolder
 
 #: Programs drawn before they go to the backends together, where a backend compiles many
@@ -135,6 +135,7 @@ class Campaign:
         self._last_line = 0.0
         self.rounds = self.first_round = 0  # rounds of Hypothesis drawing done, and where this run began
         self.stopped = ""  # why the campaign stopped before its budget (summary.json "stopped")
+        self.last_drawn_at: float | None = None  # seconds into the campaign its last program was taken
         # programs sent to the backends together: one at a time where none compiles batches
         self.batch_programs = BATCH_PROGRAMS if any(compiles_batches(b) for b in self.backends) else 1
         self._ready: list[ReadyProgram] = []  # drawn and evaluated, not yet sent to the backends
@@ -560,6 +561,7 @@ class Campaign:
 
         def one_program(program, drawing_started: float) -> None:
             nonlocal refreshed
+            self.last_drawn_at = time.perf_counter() - self.started
             self._spent("generation", drawing_started)
             self._one_program(program)
             self._show()
@@ -610,6 +612,7 @@ class Campaign:
                                              for k, (c, r) in sorted(s.known_deviations.items())},
                 "skipped_known": s.skipped_known, "disagreements": s.disagreements,
                 "generator_errors": s.generator_errors, "warnings": s.warnings, "stopped": self.stopped,
+                "last_program_drawn_at": None if self.last_drawn_at is None else round(self.last_drawn_at, 2),
                 "backend_in_background_seconds": round(s.background, 2),
                 "seen_before": {k: {"final": r.get("final", ""), "reproducer": r.get("reproducer", "")}
                                 for k, r in sorted(s.seen_before.items())},
@@ -648,9 +651,6 @@ class Campaign:
             sys.stderr.write(("\r" if sys.stderr.isatty() else "") + line + ("" if sys.stderr.isatty() else "\n"))
         sys.stderr.flush()
 
-
-#: (the old private name, for callers that shrink by hand)
-_without_op = without_op
 
 
 def parse_shard(text: str) -> tuple[int, int]:

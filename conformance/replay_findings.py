@@ -6,7 +6,7 @@ the ``signature:`` line of ``shlo-conform repro``) and those that do not:
 
 Exit 0 when every finding replays, 1 when one does not, 2 on a folder that is not a campaign's.
 Unlike ``shlo-conform triage`` (which replays in one process, to sort findings), this checks
-the promise of issue 16: every finding replays through its own command."""
+the campaign's promise: every finding replays through its own command."""
 
 from __future__ import annotations
 

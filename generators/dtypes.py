@@ -91,7 +91,3 @@ def op_element_types(op_info) -> list[ElementType]:
     if not names:
         return list(ORDERED_ELEMENT_TYPES)
     return sorted((as_element_type(n) for n in names), key=_rank)
-
-
-def op_element_type_strategy(op_info) -> st.SearchStrategy[ElementType]:
-    return st.sampled_from(op_element_types(op_info))

@@ -1,4 +1,4 @@
-"""Programs shaped like real models (issue 24 item 2), drawn as ``RandomProgram``s so a fuzz
+"""Programs shaped like real models, drawn as ``RandomProgram``s so a fuzz
 campaign runs them unchanged.
 
 Two modes beside random DAGs (generators/random_programs.py):
@@ -225,17 +225,6 @@ def template_programs(draw, names=tuple(TEMPLATES), element_types=FLOAT_TYPES):
     for i, value in fixed.items():
         inputs[i] = value
     return _program(module, inputs, random_seed, fixed, mode="template", origin=name)
-
-
-def model_shaped_programs(seeds=(DEFAULT_SEEDS,), *, mode: str | None = None, max_mutations: int = 3):
-    """Mode "mutation" or "template", or (None) either, one program in two."""
-    if mode == "mutation":
-        return mutated_programs(seeds, max_mutations=max_mutations)
-    if mode == "template":
-        return template_programs()
-    if mode is not None:
-        raise ValueError(f"mode {mode!r}: want 'mutation' or 'template'")
-    return st.one_of(mutated_programs(seeds, max_mutations=max_mutations), template_programs())
 
 
 def mixed_programs(seeds=(DEFAULT_SEEDS,), *, max_ops: int = 8, ops=None, modes=MODES):

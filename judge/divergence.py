@@ -1,4 +1,4 @@
-"""Portability hazards (issue 15, item 5): where the spec leaves a value implementation-defined
+"""Portability hazards: where the spec leaves a value implementation-defined
 (integer overflow, shift counts >= the bit width, float -> int of out-of-range values, ...), a
 case is kept out of pass/fail (status ``implementation-defined``), but the backends' answers on
 those elements are compared WITH EACH OTHER: where they disagree, a program relying on them will

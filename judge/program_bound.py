@@ -1,5 +1,5 @@
 """Program-level allowances: how far ANY conforming implementation's outputs of a whole
-program may be from the oracle's, element by element (issue 23).
+program may be from the oracle's, element by element.
 
 Where the backend cannot be re-run (a corpus file's golden, computed by some implementation
 long ago), replay judging cannot attribute a difference to one op.  Instead each op's own

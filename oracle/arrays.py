@@ -7,7 +7,6 @@ extra ``__dtypes__`` entry.  Files stay loadable by plain numpy (``allow_pickle=
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import zipfile
@@ -68,13 +67,3 @@ def read_arrays_file(path: str) -> list[np.ndarray]:
         if isinstance(e, BadInputFile):
             raise
         raise BadInputFile(f"{path}: corrupt .npz ({type(e).__name__}: {e})") from None
-
-
-def arrays_to_bytes(arrays: list[np.ndarray]) -> bytes:
-    buf = io.BytesIO()
-    save_arrays(buf, arrays)
-    return buf.getvalue()
-
-
-def arrays_from_bytes(data: bytes) -> list[np.ndarray]:
-    return load_arrays(io.BytesIO(data))

@@ -173,7 +173,7 @@ def atomic_write_text(path: str, text: str) -> None:
 
 def elements_compared(cases: Iterable[CaseResult]) -> dict:
     """How much the compared cases looked at: their number and the median / minimum / maximum
-    count of elements compared per case (issue 15: tiny shapes hide tiling bugs)."""
+    count of elements compared per case (tiny shapes hide tiling bugs)."""
     counts = sorted((c.counts or {}).get("compared", 0) for c in cases if c.status in COMPARED)
     if not counts:
         return {"cases": 0}

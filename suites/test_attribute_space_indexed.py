@@ -141,6 +141,7 @@ def test_every_class_draws_a_valid_case_in_its_class(op, et):
             assert all(m is None for m in op_masks(op_, inputs, out)), (name, case.program)
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("op", ["gather", "scatter", "sort"])
 def test_all_classes_of_an_op_draw_well_under_a_second_per_element_type(op):
     info = oracle.lookup(f"stablehlo.{op}")

@@ -214,5 +214,5 @@ def test_compiler_messages_name_the_program_by_line_or_symbol():
     assert programs_named("<stdin>:3:10: error: 'stream.tensor.sizeof' op failed\n"
                           "<stdin>:52:3: error: 'hal.element_type' op unsupported element type", first_lines) == {0, 2}
     assert programs_named("iree-lld: error: undefined symbol: cos\n>>> referenced by -:2\n>>> "
-                          "/tmp/main_dispatch_0-98fcdc.o:(c1_main_dispatch_0_elementwise_441_complex_f64_)",
+                          "/build/main_dispatch_0-98fcdc.o:(c1_main_dispatch_0_elementwise_441_complex_f64_)",
                           first_lines) == {1}

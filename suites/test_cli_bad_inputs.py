@@ -1,5 +1,5 @@
 """Bad input to ``shlo-conform`` is one clear line naming what is wrong, exit 2 - never a
-traceback, never a silent success (issue 17 item 4).
+traceback, never a silent success.
 
 Each case runs the CLI in a subprocess (``python -m conformance.cli``, what the console script
 calls) on a file made for it: binary, empty, corrupt, not an .npz, an object array, a results

@@ -1,5 +1,5 @@
 """``shlo-conform campaign``: a 3-shard fuzz campaign on a local rq cluster with a real Redis
-(issue 24, "campaigns across machines").  The backend's floor truncates (an injected fault): the
+(campaigns across machines).  The backend's floor truncates (an injected fault): the
 finding appears once in the merged summary although several shards meet it, its reproducer
 replays, and the merged triage lists it as new.  Bad options are one error line, exit 2.
 """

@@ -1,4 +1,4 @@
-"""Complex special values (issue 15): the generator's (re, im) grid, the oracle on it against
+"""Complex special values: the generator's (re, im) grid, the oracle on it against
 values computed by hand from C99 Annex G and the functions' definitions (not from the oracle,
 numpy or XLA), and which elements the records declare implementation-defined (branch-cut sides,
 poles, non-finite components) -- and which they do not."""

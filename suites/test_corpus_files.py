@@ -1,4 +1,4 @@
-"""What ``shlo-conform corpus`` makes of whole files (issue 22): the format is read per ``// -----``
+"""What ``shlo-conform corpus`` makes of whole files: the format is read per ``// -----``
 case, a file without checks is a test that its program runs, a file that cannot be read or has
 nothing to run is one ``error`` result among the others, and ``--jobs N`` gives the results of
 ``--jobs 1`` in the same order.  Expected values are hand-computed; the faulty backends
@@ -104,7 +104,7 @@ def test_a_malformed_literal_is_the_error_of_its_own_case_only(tmp_path):
 
 
 def test_each_case_is_parsed_once_and_evaluated_once_on_the_oracle(tmp_path, monkeypatch):
-    """Issue 22: a case was parsed three times and, on the oracle, evaluated twice."""
+    """Each case is parsed once and, on the oracle, evaluated once."""
     import conformance.corpus.running as corpus
     import oracle
     import oracle.mlir_text

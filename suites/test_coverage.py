@@ -1,4 +1,4 @@
-"""Coverage you can read (issue 21): each case draws its own program, every class of an op's
+"""Coverage you can read: each case draws its own program, every class of an op's
 attribute space is drawn for every element type, and results / certify say what was covered."""
 
 from __future__ import annotations

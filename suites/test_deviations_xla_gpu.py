@@ -166,7 +166,7 @@ def test_quantized_value_beyond_expressed_range(scale, storage, expected):
     (1.0e18, False),                # (2e18)**2 = 4e36: finite
 ])
 def test_quantized_product_beyond_expressed_range(scale, expected):
-    """vmvx's i2 dot_general at scale 8.5e37 (issue 25): finite dequantized operands whose
+    """vmvx's i2 dot_general at scale 8.5e37: finite dequantized operands whose
     products overflow f32 come back 0, not clamped -- the condition holds for ops that multiply."""
     qt = f"tensor<2x!quant.uniform<i2:f32, {scale:.17e}:0>>"
     op = _op(f"""
@@ -179,7 +179,7 @@ func.func @main(%a: {qt}, %b: {qt}) -> {qt} {{
 
 
 def test_operands_inexact_in_an_e8m0_result():
-    """Session 7's dot_general group: 6 x 6 -> 64 and -4 x -1 -> NaN on the GPU (operands converted to
+    """The GPU's dot_general into f8E8M0FNU: 6 x 6 -> 64 and -4 x -1 -> NaN on the GPU (operands converted to
     f8E8M0FNU first); operands that are powers of two the result type holds do not trigger it."""
     holds = CONDITIONS["operand_inexact_in_result_type"]
     dot = _op("""

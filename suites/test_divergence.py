@@ -1,4 +1,4 @@
-"""Portability hazards (issue 15, item 5): on the elements the spec leaves to the implementation
+"""Portability hazards: on the elements the spec leaves to the implementation
 a case is neither pass nor fail, but `run --backend a,b` compares the backends' values there
 and marks the cases where they disagree ``divergent`` (results.json and the HTML report)."""
 

@@ -82,7 +82,7 @@ def test_every_fault_names_a_real_op_and_the_bug_it_models():
 
 
 def test_every_data_movement_op_with_an_attribute_space_has_a_fault():
-    """The ops whose semantics have an attribute space in their records (issue 21) each get a
+    """The ops whose semantics have an attribute space in their records each get a
     fault that only that space reaches."""
     with_faults = {f.op for f in FAULTS.values()}
     for name in ("transpose", "reverse", "slice", "concatenate", "broadcast_in_dim", "pad", "dynamic_slice",

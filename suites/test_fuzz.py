@@ -21,7 +21,8 @@ import oracle
 from oracle.errors import Unsupported
 from adapters.oracle_backend import OracleBackend
 from conformance.cli import main as cli
-from conformance.fuzz import ROUND_PROGRAMS, Campaign, _without_op, parse_shard, shrink_program
+from conformance.fuzz import ROUND_PROGRAMS, Campaign, parse_shard, shrink_program
+from conformance.fuzz_shrinking import without_op
 from generators.random_programs import generatable_ops, random_programs
 
 
@@ -211,7 +212,7 @@ def test_shrink_replaces_ops_by_inputs_with_their_values():
     assert [op.name for op in small.main.ops] == ["stablehlo.negate", "func.return"]
     assert len(small_inputs) == 1 and fails(small, small_inputs)
     # replacing an op by an input: the input carries the value the op had
-    without_add, new_inputs = _without_op(module, 0, inputs)
+    without_add, new_inputs = without_op(module, 0, inputs)
     assert [op.name for op in without_add.main.ops] == ["stablehlo.negate", "stablehlo.multiply", "func.return"]
     np.testing.assert_array_equal(new_inputs[-1], [5, 7, 9])
 

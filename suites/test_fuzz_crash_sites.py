@@ -1,4 +1,4 @@
-"""Crashes bucketed by where they abort (judge/messages.py crash_site, issue 24 item 4): the
+"""Crashes bucketed by where they abort (judge/messages.py crash_site): the
 site parser on crash texts as XLA, IREE and torch print them, and a campaign on a backend that
 aborts at two sites from many ops reports exactly two crash findings, each listing its ops."""
 
@@ -59,7 +59,7 @@ def _own_cache(tmp_path, monkeypatch):
     # nor are the harness's frames (adapters/)
     ("crashed while running: torch-inductor worker killed by SIGFPE (signal 8); stderr:\n"
      "Fatal Python error: Floating point exception\n\nCurrent thread 0x00007f0d12345678 (most recent call first):\n"
-     '  File "/tmp/torchinductor_root/c3/cc3xyzabc.py", line 57 in call\n'
+     '  File "/var/cache/torchinductor_root/c3/cc3xyzabc.py", line 57 in call\n'
      '  File "/work/.venv/lib/python3.11/site-packages/torch/_inductor/output_code.py", line 460 in __call__\n'
      '  File "/work/main/adapters/torch_backend.py", line 300 in run',
      "SIGFPE in <generated>:call < torch/_inductor/output_code.py:__call__"),
@@ -123,7 +123,7 @@ class AbortsAtTwoSites(OracleBackend):
                 self.aborts += 1
                 message = (f"crashed while compiling: {self.name} worker killed by SIGABRT (signal 6); stderr:\n"
                            f"F1127 01:02:{self.aborts % 60:02d}.{self.aborts:06d} {4000 + self.aborts} "
-                           f"/tmp/build-{self.aborts}/xla/{site}\n*** Check failure stack trace: ***")
+                           f"/build-{self.aborts}/xla/{site}\n*** Check failure stack trace: ***")
                 return [RunResult("crash", None, message) for _ in input_sets]
         return super().run_many(program, input_sets, timeout)
 
@@ -155,7 +155,7 @@ def test_a_campaign_reports_one_finding_per_crash_site_listing_its_ops(tmp_path)
     assert all(len(item.seen_with) >= 2 for item in items.values())
 
 
-# ------------------------------------------------- counting finite outputs (issue 24 item 1)
+# ------------------------------------------------- counting finite outputs
 
 def test_finite_elements_reads_signalling_nans_without_a_warning():
     import warnings

@@ -1,4 +1,4 @@
-"""Shards of one fuzz campaign against a real Redis server (issue 16, "beyond one machine").
+"""Shards of one fuzz campaign against a real Redis server (beyond one machine).
 
 The set-up (suites/redis_server.py) installs ``redis-server`` from Debian's packages (``apt-get install -y
 redis-server``, as root; ``apt-get update`` first when the package is not known) and starts it

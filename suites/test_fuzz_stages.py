@@ -1,4 +1,4 @@
-"""The fuzz campaign's stages, each alone (issue 24 item 5): drawing (fuzz_drawing), running
+"""The fuzz campaign's stages, each alone: drawing (fuzz_drawing), running
 (fuzz_running), shrinking (fuzz_shrinking) and storing (fuzz_storing); checking and crash sites
 have their own tests (test_fuzz.py, test_fuzz_crash_sites.py)."""
 
@@ -286,7 +286,7 @@ def test_replays_run_beforehand_are_only_a_shortcut(tmp_path, monkeypatch):
 def test_warnings_never_reach_the_terminal(tmp_path, capsys, monkeypatch):
     import conformance.fuzz_running as running
 
-    def noisy(module, inputs):  # what a NaN cast to an integer says (issue 24: printed by a campaign)
+    def noisy(module, inputs):  # what numpy says of a NaN cast to an integer
         np.array([np.nan]).astype(np.int32)
         return evaluate(module, inputs)
     evaluate = running.oracle_outputs

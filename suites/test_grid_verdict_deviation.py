@@ -1,4 +1,4 @@
-"""A process grid's verdict is complete when the judge returns it (issue 23): judge/grid_op.py
+"""A process grid's verdict is complete when the judge returns it: judge/grid_op.py
 fills the deviation entry that explains a failing case and the conditions found to hold, on the
 operands of the process its message names, so conformance/grid_run.py only stores them.  A table
 of the test's own, so each test fails on the judge's matching alone."""

@@ -248,7 +248,7 @@ def test_crashes_group_by_their_site_with_numbers_normalized():
     assert [len(g.members) for g in groups] == [2, 1]
     no_site = [CaseResult(i, ["stablehlo.add"], [t], "crash",
                           message=f"crashed while running: iree worker killed by SIGSEGV (signal 11); stderr:\n"
-                                  f"segfault in /tmp/{i}/kernel.so on tensor<{shape}x{t}>")
+                                  f"segfault in /build/{i}/kernel.so on tensor<{shape}x{t}>")
                for i, t, shape in (("d", "f32", "2x3"), ("e", "i8", "7"))]
     assert grouping.failure_headline(no_site[0]) == grouping.failure_headline(no_site[1]) == \
         "segfault in kernel.so on tensor<...>"

@@ -1,5 +1,5 @@
-"""The first run against its replay where an implementation-defined integer feeds floats (issue 23;
-the iree-llvm-cpu ``subtract`` f64 false alarm of the issue-24 campaigns: Threefry's integer
+"""The first run against its replay where an implementation-defined integer feeds floats
+(an iree-llvm-cpu ``subtract`` f64 false alarm of fuzz campaigns: Threefry's integer
 arithmetic, bits -> bitcast_convert -> uniform floats).
 
 Every op of the replay is within its allowance, but the first run (compiled differently) differs

@@ -1,4 +1,4 @@
-"""Programs shaped like real models (generators/model_programs.py, issue 24 item 2): every
+"""Programs shaped like real models (generators/model_programs.py): every
 template and every mutation kind gives programs the StableHLO verifier accepts and the oracle
 evaluates, XLA compiles them, mutations do what they say (checked against numpy), and a faulty
 backend is caught by template programs through the campaign's own check."""

@@ -1,4 +1,4 @@
-"""OpInfo is the one record of an op's facts (issue 13, item 5): tolerance rows, implementation-
+"""OpInfo is the one record of an op's facts: tolerance rows, implementation-
 defined entries with their masks, the quantized rule, input domain, fuzzability, manual sharding.
 The readable tables (TOLERANCE_TABLE, IMPL_DEFINED_TABLE, the generators' and adapters' op sets)
 are views over the records.  The expected values below were captured from the string-keyed tables
@@ -79,7 +79,7 @@ def test_the_tolerance_table_is_the_records_rows_and_the_defaults():
         rows = ops[info.broadcast_of].tolerances if info.broadcast_of else info.tolerances
         expected.update({(table_key(info.name), t): tol for t, tol in rows.items()})
     assert TOLERANCE_TABLE == expected
-    assert len(TOLERANCE_TABLE) == 419  # the hand-written table's, and logistic's f8E3M4 composition (issue 25)
+    assert len(TOLERANCE_TABLE) == 419  # the hand-written table's, and logistic's f8E3M4 composition
     assert all(key[0] in ("*", "dot") for key in DEFAULT_ROWS)  # defaults are about no one op
     # a record's rows are found under its name
     assert TOLERANCE_TABLE[("exponential", "f32")] is ops["stablehlo.exponential"].tolerances["f32"]
@@ -90,10 +90,9 @@ def test_the_impl_defined_table_is_the_records_entries():
     ops = all_ops()
     assert IMPL_DEFINED_TABLE == tuple(e for info in ops.values() for e in info.impl_defined)
     # the hand-written table's 56, and chlo.tan's own (it had stablehlo.tan's through its mnemonic);
-    # issue 15: complex abs, and the complex CHLO functions' (acos acosh asin asinh atan atanh cosh
-    # sinh square); issue 16: the three batch norm ops' overflowing decompositions, compare
-    # TOTALORDER's order of NaN payloads, complex logistic near its poles; issue 25: digamma's and
-    # polygamma's poles and zeta's undecided sums, once recorded while evaluating, and float power
+    # complex abs, and the complex CHLO functions' (acos acosh asin asinh atan atanh cosh sinh
+    # square); the three batch norm ops' overflowing decompositions, compare TOTALORDER's order of
+    # NaN payloads, complex logistic near its poles; digamma's and polygamma's poles and zeta's undecided sums, once recorded while evaluating, and float power
     # of a signaling NaN to the power +-0
     assert len(IMPL_DEFINED_TABLE) == 76
     for info in ops.values():

@@ -747,6 +747,7 @@ def time_program_20(repeat: int = 300) -> float:
     return best
 
 
+@pytest.mark.timing
 def test_twenty_op_program_is_fast():
     """The fuzz loop evaluates millions of programs: 20 element-wise ops on 16x16 f32 well under 1 ms
     (measured ~0.2 ms; the bound leaves room for slow CI machines)."""

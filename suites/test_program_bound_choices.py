@@ -1,5 +1,5 @@
 """The program-level bound anchored on a backend's replay where the spec leaves a choice open
-(issue 23: the linear-algebra survey's rsf2csf f64, a first run compiled differently from its
+(the linear-algebra survey's rsf2csf f64, a first run compiled differently from its
 replay): a precision_config the backend computes at HIGHEST, a LAPACK target's results judged by
 a property (its eigenvalues in its own order), and an assignment scatter carrying its operands'
 bounds.  Each checked against hand-computed values, and against a backend whose choice does not

@@ -159,7 +159,7 @@ def test_browser_screenshot(report, tmp_path):
     assert png.exists() and png.stat().st_size > 10_000
 
 
-# ------------------------------------------------------------- for a vendor (issue 17)
+# ------------------------------------------------------------- for a vendor
 
 def test_quantized_columns_are_grouped_by_storage_type():
     """Random scales and zero points do not each get a column: one per storage type, after the others."""

@@ -1,6 +1,6 @@
 """``shlo-conform repro`` says when a listed deviation explains the failure it replays, naming the
 entry (file, op, element types, condition, reason) the judge recorded on its Verdict, as a
-campaign and ``check`` do (issue 23).  A fault backend (adapters/faults.py: floor truncating)
+campaign and ``check`` do.  A fault backend (adapters/faults.py: floor truncating)
 and a table of the test's own, so it fails on the repro path alone."""
 
 import numpy as np

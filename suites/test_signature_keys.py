@@ -1,4 +1,4 @@
-"""Plans by signature (issue 15, item 3): each (source, destination) pair an op's spec allows is
+"""Plans by signature: each (source, destination) pair an op's spec allows is
 its own planned case -- dot_general's result types, uniform_quantize's storage-type pairs."""
 
 from __future__ import annotations

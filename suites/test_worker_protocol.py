@@ -60,9 +60,8 @@ def test_a_large_request_to_a_worker_writing_a_large_reply_does_not_hang():
         """)
     try:
         client._seq = 1  # the request that reply answers was given up on
-        started = time.monotonic()
         client._send({"op": "run"}, [np.ones(1 << 18, np.float64)], time.monotonic() + 20)
         header, _ = client._read(time.monotonic() + 20)
-        assert header["message"] == "read" and time.monotonic() - started < 20
+        assert header["message"] == "read"
     finally:
         _close(client)

@@ -1,4 +1,4 @@
-"""The default runs' triage (issue 25 item 3): the conditions its deviation entries name hold
+"""Deviation entries' conditions (iree, torch, the reference interpreter, xla) hold
 exactly on the inputs that trigger the deviation (hand-made operands, each with a twin where
 the condition must not hold), and every listed entry of the triaged backends says which spec
 section decides it."""
@@ -461,7 +461,7 @@ func.func @main(%a: tensor<2xf8E8M0FNU>, %b: tensor<2xf8E8M0FNU>) -> tensor<2xf8
 
 
 def test_empty_reduce_scatter_sigfpe_needs_an_empty_operand():
-    """xla.toml: reduce_scatter of tensor<0x3x1xf32> with a channel dies of SIGFPE (session 7's grid
+    """xla.toml: reduce_scatter of tensor<0x3x1xf32> with a channel dies of SIGFPE (met in a grid
     campaign); a non-empty reduce_scatter crash stays new."""
     holds = CONDITIONS["empty_operand"]
     op = unary("negate", "f32")

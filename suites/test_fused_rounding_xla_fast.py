@@ -1,5 +1,5 @@
-"""Triage of the 10-minute mixed fuzz campaign on xla-fast (issue 24): each new finding's minimal
-program, run on the real backend, is judged a known deviation under the narrowest condition that
+"""xla-fast rounds some f16 / f32 chains once instead of per op (and misses its f64 erf_inv
+tail): each such minimal program, run on the real backend, is judged a known deviation under the narrowest condition that
 explains it, and each condition does not hold on the twin program the backend rounds right."""
 
 from __future__ import annotations

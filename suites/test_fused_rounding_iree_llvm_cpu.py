@@ -1,5 +1,4 @@
-"""Triage of the 10-minute mixed fuzz campaign on iree-llvm-cpu (issue 24): each new finding's
-minimal program, run on the real backend, is judged a known deviation under the narrowest
+"""iree-llvm-cpu computes some bf16 chains without rounding each op: each such minimal program, run on the real backend, is judged a known deviation under the narrowest
 condition that explains it, and the conditions do not hold on twins the backend rounds right."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Findings of the 10-minute fuzz campaigns (issue 16), each decided by hand: the oracle's values
+"""Fuzz findings decided by hand: the oracle's values
 (computed here by hand, not by the oracle), the deviation entry's condition that covers exactly
 the failing inputs, and the oracle masks a false alarm came from."""
 

@@ -1,5 +1,4 @@
-"""The iree-llvm-cpu default-run triage (issue 25 item 3): the conditions its deviation entries
-name hold exactly on the inputs that trigger the deviation (hand-made operands, each with a twin
+"""The conditions iree-llvm-cpu's deviation entries name hold exactly on the inputs that trigger the deviation (hand-made operands, each with a twin
 where the condition must not hold), and an entry explains a failure only where its condition
 holds."""
 

@@ -1,4 +1,4 @@
-"""The fuzz findings of issue 16, triaged: crashes named after the op they start at, crash
+"""Fuzz crashes attributed: crashes named after the op they start at, crash
 entries with conditions, and the oracle's overflow masks (batch norm, triangular_solve).
 
 Every expectation is hand-made (values worked out in the comments) or a spec fact; the fake

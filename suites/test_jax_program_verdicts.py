@@ -1,4 +1,4 @@
-"""The findings of ``shlo-conform check`` on the JAX programs (issue 22), each settled: a real
+"""What ``shlo-conform check`` judges on the JAX programs, each case settled: a real
 deviation's condition on hand-made programs and operands, a false alarm's fix on hand-computed
 values."""
 
@@ -19,7 +19,7 @@ NAMED = """module @jit_dot_only attributes {mhlo.num_partitions = 1 : i32} {
 """
 
 
-# ------------------------------------------------------------ item 8: `module @name` printed as MLIR does
+# ------------------------------------------------------------ `module @name` printed as MLIR does
 
 def test_a_named_module_prints_as_module_at_name_and_round_trips():
     module = oracle.parse_module(NAMED)
@@ -49,7 +49,7 @@ def test_iree_compiles_a_named_module_as_printed():
                           input_type="stablehlo")
 
 
-# ------------------------------------------------------------ item 7: stable sort ties under the comparator
+# ------------------------------------------------------------ stable sort ties under the comparator
 
 def _jax_argsort(keys: np.ndarray, comparator: str = "jax") -> tuple:
     """(the sort op of a JAX argsort of f32 ``keys`` -- its comparator canonicalizes -0 and NaNs,
@@ -112,7 +112,7 @@ def test_equal_keys_are_the_comparators_not_the_bits():
     assert not stable_sort_with_equal_keys(unstable, operands)
 
 
-# ------------------------------------------------------------ item 1: XLA reassociates (x * c1) * c2
+# ------------------------------------------------------------ XLA reassociates (x * c1) * c2
 
 def _culprit_and_preceding(text: str) -> tuple:
     """(the last op before the return of @main, the ops before it)."""
@@ -157,7 +157,7 @@ def test_reassociated_product_is_xlas_known_deviation_only_under_its_condition()
     assert (x * c1) * c2 == 0.029814239699997202 and x * (c1 * c2) == np.nextafter(0.029814239699997202, 0)
 
 
-# ------------------------------------------------------------ items 4, 5: the LAPACK judges' bounds
+# ------------------------------------------------------------ the LAPACK judges' bounds
 
 def _custom_call(target: str, operand: str, results: str, config: str = "") -> "oracle.ir.Op":
     text = f"""func.func @main(%a: {operand}) -> {results.split(", ")[0]} {{
@@ -229,7 +229,7 @@ def test_geev_bound_covers_a_matrix_lapack_balances():
     assert _judged(op, b, [w, np.zeros_like(vr), wrong, info]).status == "mismatch"
 
 
-# ------------------------------------------------------------ item 6: LAPACK's SVD gets finite inputs only
+# ------------------------------------------------------------ LAPACK's SVD gets finite inputs only
 
 SVD_PROGRAM = """func.func @main(%a: tensor<3x3xf64>, %b: tensor<256xf64>) -> (tensor<3xf64>, tensor<256xf64>) {
   %t = stablehlo.transpose %a, dims = [1, 0] : (tensor<3x3xf64>) -> tensor<3x3xf64>
@@ -251,7 +251,7 @@ def test_arguments_feeding_lapack_svd_are_drawn_finite():
     assert any(not np.isfinite(b).all() for b in special_b)  # other arguments keep inf / NaN
 
 
-# ------------------------------------------------------------ item 3: a bias folded into a matrix product
+# ------------------------------------------------------------ a bias folded into a matrix product
 
 DOT_ADD = """func.func @main(%x: tensor<4x16xf32>, %w: tensor<16x4xf32>, %b: tensor<4xf32>) -> tensor<4x4xf32> {
   %d = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<4x16xf32>, tensor<16x4xf32>) -> tensor<4x4xf32>

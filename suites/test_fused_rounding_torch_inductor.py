@@ -1,5 +1,4 @@
-"""Triage of the 10-minute mixed fuzz campaign on torch-inductor (issue 24): the new finding's
-minimal program, run on the real backend, is judged a known deviation under the condition that
+"""torch-inductor multiplies a converted bf16 without rounding it first: the minimal program, run on the real backend, is judged a known deviation under the condition that
 explains it, and the condition does not hold where no narrowing convert feeds the op."""
 
 from __future__ import annotations

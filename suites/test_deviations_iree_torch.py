@@ -1,5 +1,5 @@
-"""The iree.toml (and torch.toml) entries the session-6 default runs of iree-llvm-cpu and torch-inductor called for: their conditions
-on hand-made operands, and the crash entries' reach (the types and ops seen, not others)."""
+"""iree.toml and torch.toml entries of iree-llvm-cpu, iree-vmvx, torch-eager and torch-inductor: their
+conditions on hand-made operands, and the crash entries' reach (the types and ops seen, not others)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_compiler_crash_entries_reach_the_types_seen():
     assert known_deviation("iree-llvm-cpu", "bitcast_convert", "complex<f32>,complex<f64>", "crash") is not None
     assert known_deviation("iree-llvm-cpu", "bitcast_convert", "f32,i32", "crash") is None
     assert known_deviation("iree-llvm-cpu", "gather", "i8,i16", "crash", ("gather_batching_dims",)) is not None
-    assert known_deviation("iree-llvm-cpu", "gather", "i8,i16", "crash") is None  # (narrowed in session 7)
+    assert known_deviation("iree-llvm-cpu", "gather", "i8,i16", "crash") is None  # (the batching dims are the condition)
     assert known_deviation("iree-vmvx", "chlo.is_inf", "f4E2M1FN,i1", "crash") is None  # (not seen there)
 
 
@@ -47,7 +47,7 @@ def test_inductor_atanh_near_zero_only():
 
 def test_torch_sign_entries_need_their_trigger():
     """torch.sign(-0) = +0 and torch.sign(NaN) = +0 are two entries, each under its own condition
-    (the -0 entry had none and hid the NaN one, found by the session-7 default run of torch-eager)."""
+    (without its condition, the -0 entry would hide the NaN one)."""
     from judge.deviation_conditions import CONDITIONS
     sign = _op("stablehlo.sign")
     assert CONDITIONS["nan_operand"](sign, [np.array([1.0, np.nan])])
@@ -65,11 +65,11 @@ def test_torch_float8_abs_of_negative_zero_named_as_itself():
     assert entry.op == "abs" and "-0" in entry.reason
     saturation = known_deviation("torch-eager", "abs", "f8E4M3FN", "mismatch", ("f8e4m3fn_result_out_of_range",))
     assert saturation.op == "*"
-    assert known_deviation("torch-eager", "abs", "f8E4M3FN", "mismatch") is None  # (narrowed in session 7)
+    assert known_deviation("torch-eager", "abs", "f8E4M3FN", "mismatch") is None  # (saturation needs its condition)
 
 
 def test_vmvx_shares_llvm_cpus_compiler_crash_entries_where_seen():
-    """The session-7 default run of iree-vmvx crashed iree-compile at the frames llvm-cpu's entries
+    """iree-vmvx crashes iree-compile at the frames llvm-cpu's entries
     name (complex bitcast_convert, complex<f64> constants, complex convolution); other types stay new."""
     for op, types in (("bitcast_convert", "complex<f64>,complex<f32>"), ("constant", "complex<f64>"),
                       ("case", "i32,complex<f64>"), ("convolution", "complex<f32>")):
@@ -81,7 +81,7 @@ def test_vmvx_shares_llvm_cpus_compiler_crash_entries_where_seen():
 
 def test_vmvx_compiler_crash_entries_need_their_shape():
     """dot_general contracting a size-0 dimension, dynamic_slice of a scalar and gathers with batching
-    dimensions crash iree-compile for vmvx (session-7 default run); the same ops otherwise stay new."""
+    dimensions crash iree-compile for vmvx; the same ops otherwise stay new."""
     from judge.deviation_conditions import CONDITIONS
     from oracle.mlir_text import parse_module
 
@@ -136,12 +136,12 @@ def test_vmvx_while_crash_needs_a_moved_carried_value():
     assert known_deviation("iree-vmvx", "while", "i32,bf16", "crash", ("while_body_moves_carried_value",))
     assert known_deviation("iree-vmvx", "while", "i32,bf16", "crash") is None
     assert known_deviation("iree-llvm-cpu", "while", "i32,i2", "crash", ("while_body_moves_carried_value",))
-    assert known_deviation("iree-llvm-cpu", "while", "i32,ui32", "crash") is None  # (session 6's entry, narrowed)
+    assert known_deviation("iree-llvm-cpu", "while", "i32,ui32", "crash") is None  # (only where the body moves a carried value)
 
 
 def test_iree_f8e4m3fn_nan_entry_needs_a_negative_nan_operand_of_that_type():
-    """IREE reads the f8E4M3FN NaN 0xFF as a finite number; the entry was '*f8E4M3FN*' without a
-    condition, so it also took f8E4M3FNUZ (another NaN encoding) and failures with no 0xFF operand."""
+    """IREE reads the f8E4M3FN NaN 0xFF as a finite number; the entry names that type and
+    a 0xFF operand, so neither f8E4M3FNUZ (another NaN encoding) nor a failure without 0xFF matches it."""
     import ml_dtypes
     from judge.deviation_conditions import CONDITIONS
     condition = CONDITIONS["f8e4m3fn_negative_nan_operand"]
@@ -213,7 +213,7 @@ def test_llvm_cpu_float8_entries_found_behind_the_f8e4m3fn_entry():
 
 def test_llvm_cpu_batched_gather_crash_named_before_the_clamp_entry():
     """A compiler crash on a gather with batching dims whose start indices are also out of range is
-    the OperandStorage crash, not the clamp entry's (session 7's re-run attributed 5 such to the latter)."""
+    the OperandStorage crash, not the clamp entry's."""
     both = ("gather_batching_dims", "gather_start_index_clamped")
     assert "OperandStorage" in known_deviation("iree-llvm-cpu", "gather", "i1,i32", "crash", both).reason
     assert "clamp" in known_deviation("iree-llvm-cpu", "gather", "i1,i32", "crash",
