@@ -1,4 +1,4 @@
-"""Mutations of real programs that keep them well-typed (issue 24 item 2).
+"""Mutations of real programs that keep them well-typed.
 
 Each mutation takes a ``random.Random``-like ``draw`` (``draw(strategy)``) and a module whose
 @main holds the program (calls inlined) and returns the mutated module, or ``None`` where it

@@ -1,4 +1,4 @@
-"""Fusion-prone program templates drawn as wholes (issue 24 item 2): the shapes of real model
+"""Fusion-prone program templates drawn as wholes: the shapes of real model
 code that compilers fuse and mis-optimize, each with drawn sizes (1, primes and powers of
 two) and a drawn float type.
 

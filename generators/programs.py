@@ -216,7 +216,7 @@ def special_value_cases(op_info: OpInfo, element_type, key=None, values=special_
             return None
         if op_info.family == "chlo" and not any(t.element_type.is_complex for t in sig.operand_types):
             # Not yet for real CHLO types: zeta / polygamma over the real special-value grid take
-            # minutes in mpmath, and XLA's real CHLO functions there are not triaged (issue 15 notes).
+            # minutes in mpmath, and XLA's real CHLO functions have not been judged there.
             return None
         operand_types = [t.element_type for t in sig.operand_types]
         # a second case of a one-operand float op: its hardest values alone, VECTOR_TAIL - 1 in all

@@ -665,7 +665,7 @@ add_impl_defined(
                 "which element such a window selects is unspecified: the whole result",
                 'select_and_scatter: "It is currently unspecified what happens if the '
                 'corresponding window doesn\'t have values (#731)."', select_and_scatter_empty_window),
-    # --- schedules of region bodies (found by the oracle: oracle/ops/reductions.py, sorting.py)
+    # --- schedules of region bodies (the oracle tells them apart: oracle/ops/reductions.py, sorting.py)
     *(ImplDefined(op, "result elements whose value depends on the schedule: a body that is not a "
                   "commutative monoid op with an identity init value (subtract, first/second, "
                   "argmax with NaN keys, non-identity init of add/multiply/xor), or float "
