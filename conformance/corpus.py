@@ -50,13 +50,13 @@ from adapters import get_backend
 from adapters.base import STATUSES, RunResult, RunStatus
 from judge.golden_checks import DEFAULT_ALMOST_EQ_TOLERANCE, evaluate_check
 from judge.program_bound import output_bounds
+from judge.results import CaseResult
 from judge.status import Status
 from judge.verdict import Traits, judge_against_program_bound, judge_program, oracle_run
 from judge.verdicts import BOUND_STATE
 from oracle import rewrite
 from oracle.errors import MlirError, OracleError
 from oracle.mlir_text import parse_module, split_top_level
-from reports.results import CaseResult
 
 from .shared import shared_path
 

@@ -8,8 +8,7 @@ from conformance.certify import summarize_run
 from conformance.run import draw_cases, plan
 from oracle.types import element_type
 from reports.coverage import coverage_gaps, coverage_text, op_coverage
-from reports.html import Run
-from reports.results import CaseResult
+from judge.results import CaseResult, Run
 
 
 def _signatures(op: str, et: str, max_examples: int = 2) -> set:
