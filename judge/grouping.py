@@ -273,7 +273,7 @@ class Group:
     status: str
     op: str
     deviation: dict = field(default_factory=dict)  # the listed deviation explaining them ({} if none)
-    members: list[CaseResult] = field(default_factory=list)    # the cases, in run order
+    members: list[CaseResult] = field(default_factory=list)  # the cases, in run order
     relations: Counter = field(default_factory=Counter)
 
     @property
