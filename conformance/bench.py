@@ -273,7 +273,7 @@ def measure_main_command(backend_name: str = "xla", args: tuple = (), tree: str 
     import sys
     import tempfile
 
-    from reports.results import read_cases
+    from judge.results import read_cases
 
     out = os.path.join(tempfile.mkdtemp(prefix="shlo-bench-run-"), "results")
     command = [sys.executable, "-m", "conformance.cli", "run", "--backend", backend_name, "--out", out, "--quiet",

@@ -25,12 +25,13 @@ import numpy as np
 from judge.grouping import group_cases
 from adapters.base import STATUSES, RunStatus
 from judge.known_deviations import deviation_for_case, stale_deviations
+from judge.results import KNOWN, UNEXPECTED, CaseResult, Run, worst
 from judge.status import Status
 from judge.verdict import Traits, judge_program, oracle_run
 from oracle.mlir_text import parse_module
 from reports.coverage import coverage_gaps, coverage_text, gaps_text, op_coverage
-from reports.html import KNOWN, UNEXPECTED, Run, render_report, worst
-from reports.results import CaseResult, atomic_write_text, write_results
+from reports.html import render_report
+from reports.results import atomic_write_text, write_results
 from reports.summary import problems_text
 
 RESULT_FILES = {"differential": "differential.json", "spec-example": "spec-examples.json", "corpus": "corpus.json"}

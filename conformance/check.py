@@ -31,6 +31,7 @@ import numpy as np
 
 import oracle
 from judge.known_deviations import deviation_for_case, explain_failure
+from judge.results import CaseResult
 from judge.status import Status
 from judge.verdict import replay_command
 from oracle import ir
@@ -40,7 +41,7 @@ from oracle.evaluator import TOKEN_VALUE
 from oracle.refine import ANY_SIZE, RefinementError, polymorphism, refine
 from oracle.rewrite import inline_calls
 from oracle.types import TensorType, TokenType
-from reports.results import CaseResult, input_preview
+from reports.results import input_preview
 from reports.reproducer import write_reproducer
 from reports.testdata import write_testdata_reproducer
 

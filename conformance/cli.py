@@ -14,7 +14,7 @@ import sys
 import time
 import warnings
 
-from judge.status import FAILING, Status
+from judge.status import CASE_STATUSES, FAILING, Status
 from oracle.errors import BadInputFile
 
 from .cli_arguments import (UsageError, backend_names, check_programs, collective_names, dimension_sizes,
@@ -32,13 +32,13 @@ RESULT_KINDS = ("differential", "spec-example", "corpus")
 def _print_summary(title: str, results, stream=None):
     """A table: one row per op, one column per status, and a total row."""
     stream = stream or sys.stdout  # (looked up per call: a default bound at import goes stale under pytest)
-    from reports.results import STATUSES, summarize
+    from reports.results import summarize
     rows: dict[str, dict[str, int]] = {}
     for r in results:
         key = ",".join(o.replace("stablehlo.", "") for o in r.ops) or "?"
         rows.setdefault(key, {}).setdefault(r.status, 0)
         rows[key][r.status] += 1
-    cols = [s for s in STATUSES if any(s in v for v in rows.values())]
+    cols = [s for s in CASE_STATUSES if any(s in v for v in rows.values())]
     width = max([len(k) for k in rows] + [5])
     print(f"\n{title}", file=stream)
     print(f"{'op':<{width}}  " + "  ".join(f"{c:>{max(len(c), 5)}}" for c in cols), file=stream)
@@ -131,13 +131,14 @@ def _run_one(args, name: str, out: str, pairs, keep: list | None = None, junit: 
 def _maybe_junit(args, results_paths: list[str]) -> None:
     """``--junit OUT.xml``: the results just written (one test suite per results file), as JUnit XML."""
     if getattr(args, "junit", None):
-        from reports.html import load_run
+        from judge.results import load_run
         from reports.junit import write_junit
         print(f"junit: {write_junit(args.junit, [load_run(path) for path in results_paths])}")
 
 
 def cmd_report(args) -> int:
-    from reports.html import load_run, render_report
+    from judge.results import load_run
+    from reports.html import render_report
     from reports.results import atomic_write_text
 
     if not (args.html or args.junit):
@@ -254,8 +255,8 @@ def cmd_repro(args) -> int:
     cases, multi-output and multi-op programs (replay judging), quantized and grid programs."""
     from conformance.fuzz import FINDING_STATUSES, check_program, signature_of
     from judge.known_deviations import describe, entry_of
+    from judge.results import CaseResult
     from reports.reproducer import read_reproducer
-    from reports.results import CaseResult
 
     if os.path.isfile(args.dir):  # a testdata-format .mlir (reports/testdata.py) or any corpus file
         return _repro_file(args)

@@ -24,11 +24,11 @@ from generators.programs import ELEMENTWISE_FAMILIES, special_value_cases
 from generators.ops import samplers_of
 from adapters.base import RunStatus
 from judge.known_deviations import deviation_for_case
+from judge.results import CaseResult
 from judge.status import Status
 from judge.verdict import Traits, op_comparison
 from oracle.errors import OracleError, Unsupported
 from oracle.types import element_type
-from reports.results import CaseResult
 
 from .run import wanted_ops
 from generators.cases import collect_examples

@@ -7,7 +7,7 @@ from __future__ import annotations
 import oracle
 from generators.collectives import FIXED_GRID, FIXED_STRATEGY, STRATEGIES, all_grids
 from oracle.types import element_type
-from reports.results import CaseResult
+from judge.results import CaseResult
 
 from .run import check_case
 from generators.cases import draw_cases

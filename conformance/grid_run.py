@@ -17,9 +17,9 @@ from oracle.errors import OracleError, Unsupported
 from adapters.base import RunStatus, grid_program
 from judge.status import FAILING, Status
 from judge.grid_op import grid_failure, judge_op_per_process
+from judge.results import CaseResult
 from judge.verdict import Traits
 from oracle.grid import evaluate_parallel
-from reports.results import CaseResult
 from reports.reproducer import write_reproducer
 
 

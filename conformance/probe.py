@@ -25,9 +25,10 @@ import re
 
 from adapters.base import RunStatus, backend_version
 from adapters.cache import cache_dir
+from judge.results import CaseResult
 from judge.status import Status
 from oracle.types import element_type
-from reports.results import CaseResult, atomic_write_text
+from reports.results import atomic_write_text
 
 from .run import check_case, plan
 from generators.cases import draw_cases

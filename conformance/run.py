@@ -21,9 +21,10 @@ from oracle.errors import OracleError, Unsupported
 from oracle.types import element_type
 from judge.divergence import masked_values
 from judge.known_deviations import Explanation, deviation_for, known_deviation, recorded
+from judge.results import CaseResult
 from judge.status import FAILING, Status
 from judge.verdict import Traits, judge_program, oracle_run, replay_command
-from reports.results import CaseResult, comparison_details, input_preview
+from reports.results import comparison_details, input_preview
 from reports.reproducer import write_reproducer
 from reports.testdata import write_testdata_reproducer
 

@@ -25,10 +25,11 @@ import os
 from dataclasses import asdict, dataclass, field
 
 from judge.known_deviations import explain_seen
+from judge.results import CaseResult, Run
 from judge.status import Status
-from reports.html import Run, render_report
+from reports.html import render_report
 from reports.reproducer import read_reproducer
-from reports.results import CaseResult, atomic_write_text
+from reports.results import atomic_write_text
 
 from .fuzz import FINDING_STATUSES, Verdict, known_reason, check_program, signature_of
 from .fuzz_crash_sites import is_bucket

@@ -8,5 +8,7 @@ Layer: above ``oracle`` only (never imports adapters, generators, reports or con
   whole programs (``judge_program``); an op record's own comparison hook (rng's statistical
   tests in ``oracle/statistical.py``, LAPACK property judges) is called from there;
 * ``judge.verdicts``: ``Verdict``, the judge's final answer about a case (what callers store and show);
+* ``judge.results``: the results model: ``CaseResult``, a run's ``Run`` of ``Cell``, verdicts and their
+  worst-of rule, reading results.json (the statuses are ``judge.status``'s);
 * ``judge.known_deviations``: the backends' known deviations (``judge/deviations/*.toml``).
 """

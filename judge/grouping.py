@@ -55,7 +55,7 @@ the table).  A case's relation is the one most of its reported elements have (a 
 in the table); a group's is that of most of its members.  Reading the evidence is not judging:
 the judge (judge/compare.py) decided that these elements fail; here we only name how.
 
-Layer: judge (reads cases through their fields, as ``known_deviations.deviation_for_case`` does);
+Layer: judge (reads judge.results.CaseResult, as ``known_deviations.deviation_for_case`` does);
 reports/ shows the groups (closing summary, results.json ``groups``, HTML, JUnit).
 """
 
@@ -66,6 +66,7 @@ import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterable
 
 import numpy as np
 
@@ -75,6 +76,9 @@ from oracle.types import as_element_type
 from .known_deviations import Deviation, deviation_for_case
 from .messages import HEADLINE_CHARS, crash_site, normalized
 from .status import FAILING, Status
+
+if TYPE_CHECKING:  # for annotations: judge/results.py builds its runs on the groups
+    from .results import CaseResult
 
 __all__ = ["RELATIONS", "SMALL_ULP", "Group", "group_cases", "element_relations", "element_evidence",
            "case_relation", "failure_headline", "normalized", "case_op"]
@@ -161,7 +165,7 @@ def _type_or_none(name: str):
         return None  # a quantized type's text, an unknown name
 
 
-def _evidence(case) -> list[tuple[str, str, str, str]]:
+def _evidence(case: CaseResult) -> list[tuple[str, str, str, str]]:
     """(element type, expected bits, actual bits, "expected X, actual Y") of the mismatching
     elements the judge reported: the case's ``mismatches`` rows, or else the rows of its message."""
     rows = [(m.get("dtype") or (case.dtypes[-1] if case.dtypes else ""), m.get("expected_bits", ""),
@@ -192,7 +196,7 @@ def _most_common(names) -> str:
     return max(counts, key=lambda name: (counts[name], -RELATIONS.index(name)))
 
 
-def element_evidence(case) -> list[tuple[str, str]]:
+def element_evidence(case: CaseResult) -> list[tuple[str, str]]:
     """(relation, "expected X, actual Y") of each mismatching element the judge reported for
     ``case``, in its order (elements whose bits cannot be read are left out)."""
     operand = _type_or_none(case.dtypes[0]) if case.dtypes else None
@@ -211,7 +215,7 @@ def element_evidence(case) -> list[tuple[str, str]]:
     return [(str(found[k]), rows[k][3]) for k in sorted(found) if found[k] != _EQUAL]
 
 
-def case_relation(case) -> str:
+def case_relation(case: CaseResult) -> str:
     """How a mismatching case fails (module docstring); its normalized first message line when
     it has no element evidence."""
     names = [relation for relation, _ in element_evidence(case)]
@@ -223,7 +227,7 @@ def case_relation(case) -> str:
 _ERROR = re.compile(r"\berror\b", re.IGNORECASE)
 
 
-def failure_headline(case) -> str:
+def failure_headline(case: CaseResult) -> str:
     """The crash site, or the first line of the stderr / message, normalized (module docstring)."""
     lines = [line.strip() for line in (case.message or "").splitlines() if line.strip()]
     if case.status == Status.CRASH:
@@ -238,11 +242,11 @@ def failure_headline(case) -> str:
 
 # ------------------------------------------------------------------------------ groups
 
-def case_op(case, kind: str = "") -> str:
+def case_op(case: CaseResult, kind: str = "") -> str:
     """The op a case tests (its mnemonic): a drawn case's op; a corpus case's (a case read from a
     file) the op its file is named after, or else the first op of its program that is not a constant."""
     ops = [o.split(".", 1)[1] if o.startswith("stablehlo.") else o for o in case.ops]
-    kind = kind or getattr(case, "kind", "") or ("corpus" if case.file else "")
+    kind = kind or case.kind or ("corpus" if case.file else "")
     if kind == "corpus":
         stem = os.path.splitext(os.path.basename(case.file or case.id.split(":")[0]))[0]
         return stem if stem in ops else next((o for o in ops if o != "constant"), ops[0] if ops else stem)
@@ -257,7 +261,7 @@ def _entry(d: Deviation) -> dict:
     return out | ({"when": d.when} if d.when else {}) | ({"link": d.link} if d.link else {})
 
 
-def _shapes(case) -> str:
+def _shapes(case: CaseResult) -> str:
     shapes = ["x".join(map(str, x.get("shape", []))) or "scalar" for x in case.inputs or []]
     return ", ".join(shapes)
 
@@ -269,7 +273,7 @@ class Group:
     status: str
     op: str
     deviation: dict = field(default_factory=dict)  # the listed deviation explaining them ({} if none)
-    members: list = field(default_factory=list)    # the cases, in run order
+    members: list[CaseResult] = field(default_factory=list)  # the cases, in run order
     relations: Counter = field(default_factory=Counter)
 
     @property
@@ -333,7 +337,7 @@ def _most_common_text(counts: Counter) -> str:
     return counts.most_common(1)[0][0] if counts else ""
 
 
-def group_cases(backend: str, cases, kind: str = "") -> list[Group]:
+def group_cases(backend: str, cases: Iterable[CaseResult], kind: str = "") -> list[Group]:
     """The groups of ``cases`` (one backend's results) by the rule of the module docstring: new
     problems first, then listed deviations, then rejections; the largest first within each."""
     groups: dict[str, Group] = {}

@@ -19,10 +19,14 @@ import glob
 import os
 import tomllib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable
 
 from .deviation_conditions import CONDITIONS, triggered
 from .messages import source_locations
 from .status import FAILING, Status
+
+if TYPE_CHECKING:  # for annotations: judge/results.py reads verdicts through these lookups
+    from .results import CaseResult
 
 DEVIATIONS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "deviations")
 
@@ -251,16 +255,16 @@ def _from_record(record: dict) -> Deviation | None:
                      record.get("link", ""), record.get("file", ""), record.get("condition", ""))
 
 
-def deviation_for_case(backend: str, case) -> Deviation | None:
+def deviation_for_case(backend: str, case: CaseResult) -> Deviation | None:
     """The entry explaining a failing case (a CaseResult: any of its ops, all its element types;
     the conditions the judge found in ``case.extra["triggers"]``).  A case read from results.json
     carries the entry its run recorded (``case.deviation``, see ``recorded``): that one is it.  An
     empty record (no entry explained it then) is matched again: asked about another backend's
     table, or after an entry was added."""
-    if getattr(case, "deviation", None):
+    if case.deviation:
         return _from_record(case.deviation)
     dtypes = ",".join(case.dtypes)
-    triggers = tuple((getattr(case, "extra", None) or {}).get("triggers", ()))
+    triggers = tuple((case.extra or {}).get("triggers", ()))
     for op in case.ops or [""]:
         d = known_deviation(backend, op, dtypes, case.status, triggers)
         if d is not None:
@@ -268,16 +272,16 @@ def deviation_for_case(backend: str, case) -> Deviation | None:
     return None
 
 
-def _covers(d: Deviation, backend: str, case) -> bool:
+def _covers(d: Deviation, backend: str, case: CaseResult) -> bool:
     """``d``'s backend, op and element-type patterns match ``case`` (whatever its status)."""
     dtypes = ",".join(case.dtypes)
-    if d.when and d.when not in (getattr(case, "extra", None) or {}).get("triggers", ()):
+    if d.when and d.when not in (case.extra or {}).get("triggers", ()):
         return False  # its condition was not seen to hold (the judge records it for failures only)
     return (fnmatch.fnmatch(backend, d.backend) and fnmatch.fnmatch(dtypes, d.dtypes)
             and any(fnmatch.fnmatch(op.replace("stablehlo.", ""), d.op) for op in case.ops))
 
 
-def stale_deviations(backend: str, cases) -> list[Deviation]:
+def stale_deviations(backend: str, cases: Iterable[CaseResult]) -> list[Deviation]:
     """Entries for ``backend`` that this run exercised (some case matches their patterns) but
     that explained no failure: the deviation may be fixed, so the entry should go."""
     stale = []

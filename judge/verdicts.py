@@ -2,7 +2,7 @@
 
 Every path that judges a whole program (fuzz campaigns, ``shlo-conform check``/``repro``,
 triage) gets one of these from the judge and only stores or displays it; results.json's row
-(reports.results.CaseResult) is made from it.  The judge's internal answers (judge_op's
+(judge.results.CaseResult) is made from it.  The judge's internal answers (judge_op's
 comparison, judge_program's replay details) stay inside judge/.
 """
 

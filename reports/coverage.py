@@ -13,14 +13,12 @@ the run (NaN keys for an integer-only run) and is listed as not applicable, not 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable
 
 import oracle
+from judge.results import CaseResult
 from judge.status import Status
 from generators.ops import samplers_of
-
-if TYPE_CHECKING:  # results.py writes the coverage into results.json: no import at run time
-    from .results import CaseResult
 
 #: The statuses of a case the backend ran and the judge decided.
 JUDGED = frozenset({Status.PASS, Status.MISMATCH, Status.IMPLEMENTATION_DEFINED})
@@ -32,17 +30,17 @@ def class_names(op: str) -> list[str]:
     return [c.name for c in samplers_of(info).attribute_space] if info is not None else []
 
 
-def op_coverage(cases: Iterable["CaseResult"]) -> dict[str, dict]:
+def op_coverage(cases: Iterable[CaseResult]) -> dict[str, dict]:
     """{op mnemonic: {"cases", "signatures", "classes_exercised": [names], "classes_not_exercised":
     {name: why}, "classes_not_applicable": [names]}} for the differential cases (those with a
     signature digest)."""
-    by_op: dict[str, list["CaseResult"]] = defaultdict(list)
+    by_op: dict[str, list[CaseResult]] = defaultdict(list)
     for case in cases:
         if case.signature and case.ops:
             by_op[case.ops[0]].append(case)
     out = {}
     for op, op_cases in sorted(by_op.items()):
-        in_class: dict[str, list["CaseResult"]] = defaultdict(list)
+        in_class: dict[str, list[CaseResult]] = defaultdict(list)
         for case in op_cases:
             if case.attribute_class:
                 in_class[case.attribute_class].append(case)
@@ -62,7 +60,7 @@ def op_coverage(cases: Iterable["CaseResult"]) -> dict[str, dict]:
     return out
 
 
-def _why_not(cases: list["CaseResult"]) -> str:
+def _why_not(cases: list[CaseResult]) -> str:
     statuses = Counter(c.status for c in cases)
     types = sorted({t for c in cases for t in c.dtypes[:1]})
     return (", ".join(f"{s} {n}x" for s, n in sorted(statuses.items())) + f" (on {', '.join(types[:6])}"

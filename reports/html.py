@@ -27,25 +27,15 @@ from __future__ import annotations
 
 import html
 import os
-import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
-from functools import cached_property
 
-from judge.grouping import case_op, group_cases
 from judge.known_deviations import deviation_for_case, stale_deviations
-from judge.status import FAILING, Status
+from judge.results import KNOWN, VERDICTS, CaseResult, Cell, Run, column_of, load_run, worst
+from judge.status import Status
 
 from .coverage import gaps_text, op_coverage
-from .results import CaseResult, read_cases
+from .results import atomic_write_text
 
-#: The verdict of a failing case that a known deviation explains.
-KNOWN = Status.KNOWN_DEVIATION
-#: Verdicts from worst to best: a cell shows its worst case's verdict.
-VERDICTS = (Status.CRASH, Status.TIMEOUT, Status.ERROR, Status.MISMATCH, KNOWN, Status.REJECTED, Status.UNSUPPORTED,
-            Status.IMPLEMENTATION_DEFINED, Status.PASS)
-#: Verdicts that are findings nobody has explained yet.
-UNEXPECTED = FAILING
 COLOURS = {Status.PASS: "#3c9a5f", Status.IMPLEMENTATION_DEFINED: "#8fbf6a", Status.UNSUPPORTED: "#b9b9b9",
            Status.REJECTED: "#7d8fb3", KNOWN: "#e0a030", Status.MISMATCH: "#d9473f", Status.ERROR: "#a0307a",
            Status.TIMEOUT: "#8a5a2b", Status.CRASH: "#5b1a1a"}
@@ -56,103 +46,11 @@ MAX_CASES_SHOWN = 40  # per cell: failing cases first, then passing ones by id
 MAX_MEMBERS_SHOWN = 30  # per problem: its members, linked to their cells
 
 
-def verdict(backend: str, case: CaseResult) -> str:
-    if case.status in UNEXPECTED and deviation_for_case(backend, case) is not None:
-        return KNOWN
-    return case.status
-
-
-def worst(verdicts) -> str:
-    present = set(verdicts)
-    return next((v for v in VERDICTS if v in present), Status.PASS)
-
-
-# ----------------------------------------------------------------------- the model
-
-_QUANTIZED = re.compile(r"^!quant\.uniform<(u?i\d+)")
-
-
-def column_of(dtype: str) -> str:
-    """The matrix column of an element type: a quantized type goes to its storage type's column
-    (``q.i8`` for ``!quant.uniform<i8:f32, 0.37:-3>``: scales and zero points are drawn at random,
-    a column per scale would say nothing); the drill-down still shows each case's full type."""
-    m = _QUANTIZED.match(dtype)
-    return f"q.{m.group(1)}" if m else dtype
-
-
-def cell_of(case: CaseResult, kind: str) -> tuple[str, str]:
-    """(op, element type column) of the matrix cell a case belongs to (the op as grouping names it)."""
-    op = case_op(case, kind)
-    if kind == "corpus":
-        types = [t for t in case.dtypes if t != "i1"] or list(case.dtypes)
-        return op, (column_of(types[0]) if len(types) == 1 else "mixed" if types else "none")
-    return op, (column_of(case.dtypes[0]) if case.dtypes else "none")
-
-
 def family_of(op: str) -> str:
     import oracle
 
     info = oracle.lookup(op if "." in op else f"stablehlo.{op}")
     return info.family if info is not None else "other"
-
-
-@dataclass
-class Cell:
-    op: str
-    dtype: str
-    cases: list = field(default_factory=list)  # (CaseResult, verdict)
-
-    @property
-    def verdict(self) -> str:
-        return worst(v for _, v in self.cases)
-
-    @property
-    def counts(self) -> Counter:
-        return Counter(v for _, v in self.cases)
-
-
-@dataclass
-class Run:
-    """One results.json: a backend's results of one kind."""
-    backend: str
-    kind: str
-    meta: dict
-    cases: list
-    path: str = ""
-    cells: dict = field(default_factory=dict)  # (op, dtype) -> Cell
-
-    def __post_init__(self):
-        for c in self.cases:
-            key = cell_of(c, self.kind)
-            self.cells.setdefault(key, Cell(*key)).cases.append((c, verdict(self.backend, c)))
-
-    @property
-    def verdict_counts(self) -> Counter:
-        return Counter(v for cell in self.cells.values() for _, v in cell.cases)
-
-    @cached_property
-    def groups(self) -> list:
-        """The failing and rejected cases by root cause (judge/grouping.py), new problems first."""
-        return group_cases(self.backend, self.cases, kind=self.kind)
-
-    @cached_property
-    def _group_by_case(self) -> dict:
-        return {c.id: g for g in self.groups for c in g.members}
-
-    def group_of(self, case):
-        """The group (judge/grouping.py) a case belongs to, or None."""
-        return self._group_by_case.get(case.id)
-
-
-def load_run(path: str) -> Run:
-    """A results.json (or a folder holding one) as a Run."""
-    if os.path.isdir(path):
-        path = os.path.join(path, "results.json")
-    meta, cases = read_cases(path)
-    kinds = Counter(c.kind for c in cases if c.kind)
-    kind = meta.get("kind") or (kinds.most_common(1)[0][0] if kinds else
-                                "corpus" if any(c.file for c in cases) else "differential")
-    return Run(meta.get("backend", "?"), kind, meta, cases, path=path)
 
 
 # ------------------------------------------------------------------------ rendering
@@ -505,8 +403,6 @@ def render_report(runs: list[Run], *, base: str = "", title: str = "StableHLO co
 
 def write_report(paths: list[str], out: str, *, title: str = "StableHLO conformance report") -> str:
     """Read results.json files (or folders holding one) and write the page to ``out``."""
-    from .results import atomic_write_text
-
     runs = [load_run(p) for p in paths]
     base = os.path.dirname(os.path.abspath(out))
     atomic_write_text(out, render_report(runs, base=base, title=title))

@@ -61,7 +61,7 @@ def _add_case(suite: ET.Element, backend: str, kind: str, case, counts: dict, pr
 
 
 def junit_xml(runs) -> str:
-    """``runs``: reports.html.Run objects (backend, kind, cases)."""
+    """``runs``: judge.results.Run objects (backend, kind, cases)."""
     root = ET.Element("testsuites", name="shlo-conform")
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     for run in runs:

@@ -1,25 +1,12 @@
-"""The results model shared by the pytest suites, the CLI and the reports (results.json).
-
-results.json: {"backend": str, "summary": {status: count}, "groups": [...], "cases": [CaseResult...]}
-
-``groups``: the failing and rejected cases grouped by root cause (judge/grouping.py: same op,
-status, and listed deviation or relation between expected and actual / crash site), new
-problems first; each with its key, status, op, relation, ``new``, the deviation entry if one
-explains it, element types, shapes, one example and reproducer, and its members' case ids.
-Written once a run is complete (a partial results.json has none: its readers group the cases).
+"""Writing results.json and formatting a case's details (the model itself, and reading it back,
+are judge/results.py's).
 
 A run writes its results as it goes (ResultsLog): ``results.jsonl`` beside results.json
 gets one line per case the moment it ends (a first line holds the run's metadata), and
 results.json is rewritten atomically every so often and at the end, with ``"complete":
 false`` until the run finished.  A run stopped by Ctrl-C, SIGTERM or a crash therefore
 leaves a readable partial result; even after SIGKILL the .jsonl holds every finished case
-(read_cases reads it while it exists: ResultsLog.close removes it).
-
-A case's optional detail fields (absent when empty, so older files read the same):
-``mismatches`` (first mismatching elements with their element type and hex bits), ``ulp_histogram``,
-``counts`` (compared / mismatched / implementation-defined elements), ``inputs`` (a
-preview of each input with hex bits) and ``kind`` (``differential``, ``corpus`` or
-``spec-example``: which matrix of a report the case belongs to).
+(judge.results.read_cases reads it while it exists: ResultsLog.close removes it).
 """
 
 from __future__ import annotations
@@ -29,78 +16,13 @@ import os
 import tempfile
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field
 from typing import Iterable
 
 from judge.grouping import group_cases
 from judge.known_deviations import deviation_for_case, recorded
-from judge.status import CASE_STATUSES, COMPARED, FAILING, Status, case_status
-from oracle.errors import BadInputFile
+from judge.results import CaseResult, log_path, read_cases, read_results
+from judge.status import CASE_STATUSES, COMPARED, FAILING
 from .coverage import op_coverage
-
-#: Every status a case can end in (judge/status.py). ``unsupported`` = the oracle does not implement it yet.
-STATUSES = CASE_STATUSES
-#: What each status means: ``Status.meaning`` (judge/status.py).
-
-
-@dataclass
-class CaseResult:
-    id: str
-    ops: list[str]
-    dtypes: list[str]
-    status: Status
-    file: str = ""
-    max_ulp: float | None = None
-    message: str = ""
-    reproducer: str = ""
-    seconds: float = 0.0
-    extra: dict = field(default_factory=dict)
-    mismatches: list = field(default_factory=list)
-    ulp_histogram: dict = field(default_factory=dict)
-    counts: dict = field(default_factory=dict)
-    inputs: list = field(default_factory=list)
-    kind: str = ""
-    #: a portability hazard: on the elements the spec leaves implementation-defined, the backends
-    #: of a several-backend run disagree (judge/divergence.py: backends, output, index, values)
-    divergent: dict = field(default_factory=dict)
-    #: coverage of a drawn case: the digest of its op's shapes and attributes, whatever the element
-    #: types and inputs (cases with one signature test one program: conformance/run.py
-    #: signature_digest) and the op's attribute class it was drawn in ("" for a random draw)
-    signature: str = ""
-    attribute_class: str = ""
-    #: the deviation-table entry that explains a failing case, as the run that wrote it found it
-    #: (judge.known_deviations.recorded: file, op, reason, condition; {}: none); None: not looked up
-    deviation: dict | None = None
-
-    def __post_init__(self):
-        self.status = case_status(self.status)
-
-    def to_json(self) -> dict:
-        d = asdict(self)
-        for optional in _OPTIONAL:
-            if not d[optional]:
-                d.pop(optional)
-        for optional in _UNLESS_NONE:
-            if d[optional] is None:
-                d.pop(optional)
-        if d["max_ulp"] is not None and d["max_ulp"] == float("inf"):
-            d["max_ulp"] = "inf"
-        return d
-
-
-    @classmethod
-    def from_json(cls, d: dict) -> "CaseResult":
-        """The inverse of ``to_json`` (unknown keys, from newer writers, are ignored)."""
-        known = {k: v for k, v in d.items() if k in _FIELDS}
-        if known.get("max_ulp") == "inf":
-            known["max_ulp"] = float("inf")
-        return cls(**known)
-
-
-_OPTIONAL = ("extra", "mismatches", "ulp_histogram", "counts", "inputs", "kind", "divergent", "signature",
-             "attribute_class")
-_UNLESS_NONE = ("deviation",)
-_FIELDS = {f for f in CaseResult.__dataclass_fields__}
 
 #: Elements of each input shown in a case's preview.
 INPUT_PREVIEW = 8
@@ -158,7 +80,7 @@ def input_preview(inputs) -> list[dict]:
 
 def summarize(cases: Iterable[CaseResult]) -> dict[str, int]:
     counts = Counter(c.status for c in cases)
-    return {s: counts[s] for s in STATUSES if counts[s]}
+    return {s: counts[s] for s in CASE_STATUSES if counts[s]}
 
 
 def atomic_write_text(path: str, text: str) -> None:
@@ -210,11 +132,6 @@ def mark_divergent(path: str, divergent: dict[str, dict]) -> dict:
     return write_results(path, read_results(path)["backend"], cases, **meta)
 
 
-def log_path(results_path: str) -> str:
-    """The JSON Lines log a run appends to beside its results.json."""
-    return os.path.splitext(results_path)[0] + ".jsonl"
-
-
 class ResultsLog:
     """A results.json that is never lost: each case is appended to the .jsonl log at once, and
     results.json is rewritten (atomically) every ``every_seconds`` and by ``close``."""
@@ -246,68 +163,3 @@ class ResultsLog:
         self._log.close()
         os.remove(log_path(self.path))
         return doc
-
-
-def _read_log(path: str) -> dict:
-    """A results .jsonl as a results document (a line cut short by a kill is dropped)."""
-    doc: dict = {"cases": [], "complete": False}
-    with open(path, encoding="utf-8") as f:
-        for i, line in enumerate(f):
-            try:
-                item = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if i == 0 and "cases" not in item and "id" not in item:
-                doc.update(item)
-            elif isinstance(item, dict):
-                doc["cases"].append(item)
-    doc["summary"] = dict(Counter(c.get("status") for c in doc["cases"]))
-    return doc
-
-
-def read_results(path: str) -> dict:
-    """A results.json as a dict; BadInputFile (naming ``path``) when it is not one.  A run still
-    going, or killed, is read from its .jsonl log when that holds more (see the module docstring)."""
-    log = log_path(path)
-    if path.endswith(".jsonl") or os.path.exists(log):  # the log holds every case results.json has, or more
-        try:
-            return _read_log(path if path.endswith(".jsonl") else log)
-        except (OSError, UnicodeDecodeError) as e:
-            raise BadInputFile(f"{log}: cannot read ({e})") from None
-    try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
-    except FileNotFoundError:
-        raise BadInputFile(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise BadInputFile(f"{path}: is a folder with no results.json") from None
-    except OSError as e:
-        raise BadInputFile(f"{path}: cannot read ({e.strerror})") from None
-    except UnicodeDecodeError as e:
-        raise BadInputFile(f"{path}: not a text file (byte {e.object[e.start]:#04x} at offset {e.start})") from None
-    except json.JSONDecodeError as e:
-        raise BadInputFile(f"{path}: not JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
-    if not isinstance(doc, dict):
-        raise BadInputFile(f"{path}: not a results file (a JSON {type(doc).__name__}; "
-                           f'expected an object with "backend" and "cases")')
-    if not isinstance(doc.get("cases"), list):
-        raise BadInputFile(f'{path}: not a results file (no "cases" list; keys: '
-                           f"{', '.join(sorted(map(str, doc))) or 'none'})")
-    return doc
-
-
-def read_cases(path: str) -> tuple[dict, list[CaseResult]]:
-    """(the document without its cases, the cases as CaseResult)."""
-    doc = read_results(path)
-    cases = []
-    for i, c in enumerate(doc["cases"]):
-        if isinstance(c, dict) and isinstance(c.get("status"), str):
-            try:  # a status this suite never writes: one line naming the case and the status
-                case_status(c["status"])
-            except ValueError as e:
-                raise BadInputFile(f"{path}: case #{i} ({c.get('id', '?')}): {e}") from None
-        try:
-            cases.append(CaseResult.from_json(c))
-        except (TypeError, ValueError, AttributeError) as e:
-            raise BadInputFile(f"{path}: case #{i} is not a case result ({e})") from None
-    return {k: v for k, v in doc.items() if k != "cases"}, cases

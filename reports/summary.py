@@ -13,13 +13,13 @@ deviation listed in judge/deviations/<backend>.toml; else 0.  2 is for bad usage
 from __future__ import annotations
 
 from judge.grouping import FAILURES, Group, group_cases
+from judge.results import KNOWN, verdict
+from judge.status import CASE_STATUSES, FAILING
 
 from .coverage import coverage_text, op_coverage
-from .html import KNOWN, verdict
-from .results import FAILING, STATUSES
 
 #: Column order of the table: the statuses, with listed deviations after the failures.
-COLUMNS = (*STATUSES, KNOWN)
+COLUMNS = (*CASE_STATUSES, KNOWN)
 #: New problems listed (the rest are in results.json's "groups" and the HTML report).
 PROBLEMS_SHOWN = 10
 #: Per problem: element type combinations and input shapes named before "(+N)".

@@ -17,7 +17,7 @@ from conformance.cli import main as cli
 from conformance.corpus import default_corpus_dir
 from conformance.spec_examples import spec_path
 from judge import known_deviations as kd
-from reports.results import CaseResult
+from judge.results import CaseResult
 
 # ------------------------------------------------------------------ the data files
 

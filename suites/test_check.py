@@ -21,7 +21,7 @@ import oracle
 from conformance.check import (DEFAULT_EXAMPLES, INPUT_KINDS, check_program, draw_inputs, positive_arguments)
 from conformance.cli import main
 from oracle.refine import ANY_SIZE, RefinementError, dimension_value, polymorphism, refine
-from reports.results import STATUSES
+from judge.status import CASE_STATUSES
 
 DATA = pathlib.Path(__file__).parent / "data"
 POLYMORPHIC = sorted((DATA / "jax_polymorphic").glob("*.mlir"))
@@ -253,7 +253,7 @@ def _program_params(slow_on=()):
 def _checked_without_goldens(path, backend, tmp_path):
     results = check_program(without_goldens(path.read_text()), backend, name=path.name, examples=1, timeout=60,
                             out_dir=str(tmp_path))
-    assert len(results) == 1 and results[0].status in STATUSES
+    assert len(results) == 1 and results[0].status in CASE_STATUSES
     (r,) = results
     assert r.status not in ("error", "crash"), r.message
     if r.status in FAILING:  # a finding names its op and replays from its reproducer
@@ -271,4 +271,4 @@ def test_jax_programs_without_goldens_on_xla(path, backends, tmp_path):
 @pytest.mark.parametrize("path", _program_params())
 def test_jax_programs_without_goldens_on_other_backends(path, backend, backends, tmp_path):
     r = _checked_without_goldens(path, backends(backend), tmp_path)
-    assert r.status in STATUSES
+    assert r.status in CASE_STATUSES

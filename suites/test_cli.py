@@ -135,7 +135,7 @@ def test_a_stopped_run_keeps_its_results(tmp_path, signum, code):
 
 def test_a_killed_run_leaves_its_log_and_report_reads_it(tmp_path):
     """SIGKILL gives no chance to write anything: the .jsonl log still holds every finished case."""
-    from reports.results import read_cases
+    from judge.results import read_cases
     out = tmp_path / "out"
     proc = _start_run(out)
     _wait_for_cases(out, 3, proc)
@@ -161,7 +161,7 @@ def test_the_closing_summary_explains_itself(tmp_path, capsys):
 
 def test_expect_known_accepts_listed_deviations_only():
     """exit 1 on a listed deviation by default, 0 with --expect-known; a new finding is 1 either way."""
-    from reports.results import CaseResult
+    from judge.results import CaseResult
     from reports.summary import closing_summary, exit_code
     # judge/deviations/xla.toml lists XLA's unsigned rng_bit_generator results
     known = CaseResult("rng", ["stablehlo.rng_bit_generator"], ["ui64", "i8"], "error",

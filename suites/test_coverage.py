@@ -10,8 +10,7 @@ from generators.cases import draw_cases
 from generators.ops import samplers_of
 from oracle.types import element_type
 from reports.coverage import coverage_gaps, coverage_text, op_coverage
-from reports.html import Run
-from reports.results import CaseResult
+from judge.results import CaseResult, Run
 
 
 def _signatures(op: str, et: str, max_examples: int = 2) -> set:

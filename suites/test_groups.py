@@ -20,8 +20,9 @@ from adapters import get_backend
 from conformance.cli import main as cli
 from judge import grouping
 from judge.compare import compare_outputs
-from reports.html import load_run, render_report
-from reports.results import CaseResult, comparison_details, read_results, write_results
+from judge.results import CaseResult, load_run, read_results
+from reports.html import render_report
+from reports.results import comparison_details, write_results
 from reports.summary import closing_summary
 
 SIGN_EXTEND = "dot-general-sign-extend-unsigned"
@@ -305,7 +306,8 @@ def test_results_json_records_the_entry_that_explains_each_failure(tmp_path, mon
     condition); a reader uses that record and does not match the tables again, so an edited table
     cannot change what an old run said.  A failure no entry explains records {}."""
     import judge.known_deviations as known
-    from reports.results import CaseResult, read_cases, write_results
+    from judge.results import CaseResult, read_cases
+    from reports.results import write_results
 
     f6_crash = CaseResult(id="c1", ops=["stablehlo.add"], dtypes=["f6E2M3FN"], status="crash", message="abort")
     wrong_add = CaseResult(id="c2", ops=["stablehlo.add"], dtypes=["f32"], status="mismatch", message="1 ULP")

@@ -190,7 +190,7 @@ def test_every_import_follows_the_layers():
 
 @pytest.mark.parametrize("source, expected", [
     ("from conformance.run import check_case\n", "layer 0 -> 3"),
-    ("def f():\n    from reports.results import CaseResult\n", "layer 0 -> 2"),
+    ("def f():\n    from reports.results import write_results\n", "layer 0 -> 2"),
     ("from oracle.ops.structural import _ints\n", "private name"),
     ("from oracle.ops import structural\nx = structural._ints\n", "structural._ints"),
 ])

@@ -15,8 +15,9 @@ import subprocess
 
 import pytest
 
-from reports.html import KNOWN, Run, render_report, write_report
-from reports.results import CaseResult, write_results
+from judge.results import KNOWN, CaseResult, Run
+from reports.html import render_report, write_report
+from reports.results import write_results
 
 
 def _case(id, op, dtype, status, **kw):

@@ -16,9 +16,9 @@ from conformance.cli import main as cli
 from conformance.corpus import load_cases, run_case
 from conformance.run import check_case
 from generators.programs import Case
-from reports.html import Run
+from judge.results import CaseResult, Run, read_cases
 from reports.junit import junit_xml
-from reports.results import CaseResult, read_cases, write_results
+from reports.results import write_results
 from reports.testdata import to_testdata
 
 POPCNT_I4 = """func.func public @main(%a: tensor<4xi4>) -> tensor<4xi4> {

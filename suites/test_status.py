@@ -15,7 +15,7 @@ from conformance.cli import main
 from judge.known_deviations import deviation_for
 from judge.status import CASE_STATUSES, Status
 from oracle.errors import BadInputFile
-from reports.results import read_cases
+from judge.results import read_cases
 from reports.summary import legend
 
 TESTDATA = os.path.join(os.path.dirname(__file__), "data", "testdata")

@@ -20,7 +20,7 @@ from judge.verdicts import BOUND_STATE
 from oracle import rewrite
 from oracle.errors import OracleError, Unsupported
 from oracle.mlir_text import parse_module
-from reports.results import CaseResult
+from judge.results import CaseResult
 
 from .loading import load_cases
 from .records import CorpusCase

@@ -16,7 +16,7 @@ from typing import Any
 
 import oracle.ops
 from adapters import get_backend
-from reports.results import CaseResult
+from judge.results import CaseResult
 
 from .running import DifferentialCheck, backend_of, file_error, run_file
 
