@@ -7,9 +7,6 @@ explains, and WHY (with the spec section that decides it), optionally with a lin
 matching failure is reported as a known deviation (an expected failure in pytest, a
 ``known-deviation`` cell in reports): still visible, never hidden.  An entry a run
 exercises without any failure is reported as STALE (``stale_deviations``).
-
-``KNOWN_DEVIATIONS`` = the files' entries + ``PYTHON_ENTRIES`` (entries written in Python
-with ``_on(...)``, kept working for contributors; move them to the data files).
 """
 
 from __future__ import annotations
@@ -37,13 +34,6 @@ class Deviation:
     link: str = ""      # an upstream issue, when one is filed
     source: str = ""    # the data file it came from
     when: str = ""      # a condition on the case (judge/deviation_conditions.py) it needs, if any
-
-
-def _on(backends: tuple, op: str, dtypes: str, statuses: tuple, reason: str) -> list[Deviation]:
-    return [Deviation(b, op, dtypes, statuses, reason) for b in backends]
-
-
-XLA_CPU = ("xla", "xla-folded")  # compiled code and the constant folder (HLO evaluator)
 
 
 class DeviationFileError(ValueError):
@@ -91,11 +81,8 @@ def load_deviations(directory: str = DEVIATIONS_DIR) -> list[Deviation]:
     return [d for path in sorted(glob.glob(os.path.join(directory, "*.toml"))) for d in load_deviation_file(path)]
 
 
-#: Entries written in Python (``*_on(XLA_CPU, "op", "dtypes", ("mismatch",), "reason")``): prefer the data files.
-PYTHON_ENTRIES: list[Deviation] = [
-]
-
-KNOWN_DEVIATIONS: list[Deviation] = load_deviations() + PYTHON_ENTRIES
+#: Every entry of the data files.
+KNOWN_DEVIATIONS: list[Deviation] = load_deviations()
 
 
 class _Lookups:
