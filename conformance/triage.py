@@ -24,7 +24,7 @@ import json
 import os
 from dataclasses import asdict, dataclass, field
 
-from judge.known_deviations import explain_seen
+from judge.explain import explain_seen
 from judge.status import Status
 from reports.html import Run, render_report
 from reports.reproducer import read_reproducer

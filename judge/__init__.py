@@ -8,5 +8,8 @@ Layer: above ``oracle`` only (never imports adapters, generators, reports or con
   whole programs (``judge_program``); an op record's own comparison hook (rng's statistical
   tests in ``oracle/statistical.py``, LAPACK property judges) is called from there;
 * ``judge.verdicts``: ``Verdict``, the judge's final answer about a case (what callers store and show);
-* ``judge.known_deviations``: the backends' known deviations (``judge/deviations/*.toml``).
+* ``judge.known_deviations``: the backends' known deviations (``judge/deviations/*.toml``), read
+  inside judge/ only;
+* ``judge.explain``: the entry that explains a failure, for the failures made outside the judge
+  (a run that crashed, a stored case or finding) and the tables' other questions.
 """

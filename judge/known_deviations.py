@@ -7,6 +7,10 @@ explains, and WHY (with the spec section that decides it), optionally with a lin
 matching failure is reported as a known deviation (an expected failure in pytest, a
 ``known-deviation`` cell in reports): still visible, never hidden.  An entry a run
 exercises without any failure is reported as STALE (``stale_deviations``).
+
+The tables are the judge's: only judge/ imports this module.  The judge puts the entry that
+explains a failure on its Verdict and case results; callers above read it there, or ask
+judge/explain.py for a failure the judge did not see.
 """
 
 from __future__ import annotations
@@ -18,8 +22,7 @@ import tomllib
 from dataclasses import dataclass
 
 from .deviation_conditions import CONDITIONS, triggered
-from .messages import source_locations
-from .status import FAILING, Status
+from .status import FAILING
 
 DEVIATIONS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "deviations")
 
@@ -148,61 +151,6 @@ def deviation_for(backend: str, op: str, dtype: str, status: str, op_ir=None, op
     return Explanation(known_deviation(backend, op, dtype, status, triggers), triggers)
 
 
-def element_names(types) -> set[str]:
-    """The element type names of ``types`` (TensorTypes, or names), as the entries' patterns see them."""
-    return {str(getattr(t, "element_type", t)) for t in types}
-
-
-@dataclass(frozen=True)
-class Blame:
-    """Which entry explains a failure (None: none does) and the ops and element types the case
-    is named after so that the entry matches it again (results.json, deviation_for_case)."""
-    deviation: Deviation | None
-    ops: tuple
-    dtypes: tuple
-
-
-def explain_failure(backend: str, status: str, op: str, dtype: str, triggers=(), module=None) -> Blame:
-    """The entry explaining a failure the judge attributed to ``op`` (its result element type
-    ``dtype``; ``triggers``: the conditions found to hold for it) in ``module``.  A mismatch is
-    the op the judge blamed, also under its operands' types (the table names an op as the
-    one-op run does: is_finite on f8E8M0FNU -> i1); a crash, timeout or error has no exact
-    culprit, so any op of the program with all the program's element types may explain it (the
-    f6 crash of a convert from f6 to f32); such an entry needs no condition (a condition
-    explains only the op it was evaluated on)."""
-    deviation = known_deviation(backend, op, dtype, status, triggers)
-    if deviation is not None or module is None:
-        return Blame(deviation, (op,), (dtype,) if dtype else ())
-    main = module.main
-    if status == Status.MISMATCH:
-        for culprit in (o for o in main.ops if o.name == op):
-            types = tuple(sorted(element_names([v.type for v in culprit.operands])))
-            deviation = known_deviation(backend, op, ",".join(types), status, triggers)
-            if deviation is not None:
-                return Blame(deviation, (op,), types)
-        return Blame(None, (op,), (dtype,) if dtype else ())
-    types = tuple(sorted(element_names([a.type for a in main.arguments] + [r.type for o in main.ops for r in o.results])))
-    deviation = next((d for o in main.ops for d in [known_deviation(backend, o.name, ",".join(types), status)] if d), None)
-    if deviation is None:
-        return Blame(None, (op,), (dtype,) if dtype else ())
-    return Blame(deviation, tuple(sorted({o.name for o in main.ops if o.name != "func.return"})), types)
-
-
-def explain_seen(backend: str, status: str, seen_with) -> Deviation | None:
-    """The entry explaining a stored finding (no replay): the first of its (op, element type)
-    pairs an entry without a condition explains (no condition can be checked without the values)."""
-    return next((d for op, dtype in seen_with for d in [known_deviation(backend, op, dtype, status)] if d), None)
-
-
-#: Statuses that say "this backend refuses or dies on it" (a probe's answers use them too).
-REFUSALS = (Status.REJECTED, Status.CRASH)
-
-
-def refuses(backend: str, op: str, dtype: str) -> bool:
-    """An entry without a condition says ``backend`` refuses or crashes on ``op`` in ``dtype``."""
-    return any(known_deviation(backend, op, dtype, status) for status in REFUSALS)
-
-
 def recorded(deviation: Deviation | None) -> dict:
     """The entry explaining a case, as results.json records it beside the case ({}: none does), so
     that a reader of results.json never matches the deviation tables again."""
@@ -211,48 +159,6 @@ def recorded(deviation: Deviation | None) -> dict:
     return {"file": deviation.source, "backend": deviation.backend, "op": deviation.op, "dtypes": deviation.dtypes,
             "statuses": list(deviation.statuses), "reason": deviation.reason, "condition": deviation.when,
             "link": deviation.link}
-
-
-def entry_of(backend: str, verdict, module=None) -> dict:
-    """The entry explaining a judged case (a judge.verdicts.Verdict), as ``recorded``: the one the
-    judge recorded on it, else -- a crash, timeout or error has no judged culprit -- the one
-    ``explain_failure`` finds for its op, or any op of ``module`` ({}: none does)."""
-    if verdict.deviation or verdict.status not in FAILING:
-        return dict(verdict.deviation or {})
-    return recorded(explain_failure(backend, verdict.status, verdict.op, verdict.dtype, verdict.triggers,
-                                    module).deviation)
-
-
-def describe(record: dict) -> str:
-    """One line naming a recorded entry: the file that lists it, its op and element types, the
-    condition it needs, its reason."""
-    when = f", when {record['condition']}" if record.get("condition") else ""
-    return (f"{record.get('file') or 'a deviation table'}: {record['op']} ({record['dtypes']}){when}: "
-            f"{record['reason']}")
-
-
-def _from_record(record: dict) -> Deviation | None:
-    if not record:
-        return None
-    return Deviation(record["backend"], record["op"], record["dtypes"], tuple(record["statuses"]), record["reason"],
-                     record.get("link", ""), record.get("file", ""), record.get("condition", ""))
-
-
-def deviation_for_case(backend: str, case) -> Deviation | None:
-    """The entry explaining a failing case (a CaseResult: any of its ops, all its element types;
-    the conditions the judge found in ``case.extra["triggers"]``).  A case read from results.json
-    carries the entry its run recorded (``case.deviation``, see ``recorded``): that one is it.  An
-    empty record (no entry explained it then) is matched again: asked about another backend's
-    table, or after an entry was added."""
-    if getattr(case, "deviation", None):
-        return _from_record(case.deviation)
-    dtypes = ",".join(case.dtypes)
-    triggers = tuple((getattr(case, "extra", None) or {}).get("triggers", ()))
-    for op in case.ops or [""]:
-        d = known_deviation(backend, op, dtypes, case.status, triggers)
-        if d is not None:
-            return d
-    return None
 
 
 def _covers(d: Deviation, backend: str, case) -> bool:
@@ -275,12 +181,3 @@ def stale_deviations(backend: str, cases) -> list[Deviation]:
         if covered and not any(c.status in d.statuses for c in covered):
             stale.append(d)
     return stale
-
-
-def names_the_site(deviation: Deviation, site: str) -> bool:
-    """Whether an entry may explain a crash at ``site`` (judge/messages.py ``crash_site``) by the
-    source locations its reason names: it names the site's, or names none (then its op and
-    condition decide)."""
-    named = set(source_locations(deviation.reason))
-    here = source_locations(site)
-    return not named or bool(here and here[0] in named)

@@ -45,7 +45,8 @@ from oracle.types import TensorType, element_type
 
 from .compare import Comparison, compare_outputs
 from .deviation_conditions import triggered
-from .known_deviations import explain_failure, recorded
+from .explain import explain_failure
+from .known_deviations import recorded
 from .program_bound import (anchored_output_bounds, is_exact_bound, judge_golden, oracle_run,
                             output_bounds)
 from .program_bound import path_text as _path_text

@@ -13,7 +13,7 @@ its cases; its text is ``passed/total``.  Every cell links to its drill-down (``
 the known deviation that explains it, the ULP histogram, then each case - message, first
 mismatching elements with hex bits, inputs, and the command that replays it.
 
-A failing case that ``judge/known_deviations.py`` explains shows as ``known-deviation``
+A failing case that a listed deviation explains (``CaseResult.deviation``) shows as ``known-deviation``
 (visible, with the reason); an entry that the run exercised but that explained no failure
 is listed as STALE.
 
@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from judge.grouping import case_op, group_cases
-from judge.known_deviations import deviation_for_case, stale_deviations
+from judge.explain import explain_case, stale_deviations
 from judge.status import FAILING, Status
 
 from .coverage import gaps_text, op_coverage
@@ -57,7 +57,9 @@ MAX_MEMBERS_SHOWN = 30  # per problem: its members, linked to their cells
 
 
 def verdict(backend: str, case: CaseResult) -> str:
-    if case.status in UNEXPECTED and deviation_for_case(backend, case) is not None:
+    """A case's verdict in a report: its status, or ``known-deviation`` for a failure the entry the
+    judge recorded on it explains (a case without one gets it here, judge/explain.py)."""
+    if case.status in UNEXPECTED and explain_case(backend, case):
         return KNOWN
     return case.status
 
@@ -233,16 +235,17 @@ def _inputs_table(case: CaseResult) -> str:
 
 
 def _case_html(case: CaseResult, v: str, run: Run, base: str) -> str:
-    deviation = deviation_for_case(run.backend, case) if v == KNOWN else None
+    deviation = case.deviation if v == KNOWN else None
     parts = [f'<div class="case v-{_e(v)}" data-verdict="{_e(v)}"><div class=case-head>'
              f'<span class="chip s-{_e(v)}">{_e(v)}</span> <b>{_e(case.id)}</b>'
              + (f" <span class=dim>{_e(', '.join(case.dtypes))}</span>"  # a quantized column's exact types
                 if any(column_of(d) != d for d in case.dtypes) else "")
              + (f" <span class=dim>max ULP {_e(case.max_ulp)}</span>" if case.max_ulp not in (None, 0, 0.0) else "")
              + "</div>"]
-    if deviation is not None:
-        parts.append(f"<p class=reason>known deviation ({_e(case.status)}): {_e(deviation.reason)}"
-                     + (f' <a href="{_e(deviation.link)}">{_e(deviation.link)}</a>' if deviation.link else "")
+    if deviation:
+        link = deviation.get("link")
+        parts.append(f"<p class=reason>known deviation ({_e(case.status)}): {_e(deviation['reason'])}"
+                     + (f' <a href="{_e(link)}">{_e(link)}</a>' if link else "")
                      + "</p>")
     group = run.group_of(case)
     if group is not None and len(group.members) > 1:

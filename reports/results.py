@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Iterable
 
 from judge.grouping import group_cases
-from judge.known_deviations import deviation_for_case, recorded
+from judge.explain import explain_case
 from judge.status import CASE_STATUSES, COMPARED, FAILING, Status, case_status
 from oracle.errors import BadInputFile
 from .coverage import op_coverage
@@ -69,7 +69,7 @@ class CaseResult:
     signature: str = ""
     attribute_class: str = ""
     #: the deviation-table entry that explains a failing case, as the run that wrote it found it
-    #: (judge.known_deviations.recorded: file, op, reason, condition; {}: none); None: not looked up
+    #: (judge/explain.py: file, op, reason, condition; {}: none); None: not looked up
     deviation: dict | None = None
 
     def __post_init__(self):
@@ -183,9 +183,9 @@ def elements_compared(cases: Iterable[CaseResult]) -> dict:
 
 
 def write_results(path: str, backend: str, cases: list[CaseResult], **meta) -> dict:
-    for case in cases:  # each failure with the entry that explains it, looked up once (judge/known_deviations.py)
+    for case in cases:  # each failure with the entry that explains it, looked up once (judge/explain.py)
         if case.status in FAILING and case.deviation is None:
-            case.deviation = recorded(deviation_for_case(backend, case))
+            explain_case(backend, case)
     doc = {"backend": backend, **meta, "summary": summarize(cases), "elements_compared": elements_compared(cases)}
     coverage = op_coverage(cases)
     if coverage:  # drawn cases: distinct programs and attribute classes per op (reports/coverage.py)

@@ -14,7 +14,7 @@ import pytest
 
 from conformance.run import check_case, draw_cases, family_types, plan, type_family
 from oracle.types import element_type
-from judge.known_deviations import deviation_for_case
+from judge.explain import deviation_for_case
 
 PAIRS = plan()
 FAMILIES = family_types(PAIRS)

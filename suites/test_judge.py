@@ -226,7 +226,7 @@ def test_a_listed_deviation_does_not_hide_another_mismatch_of_the_same_op(start,
     """xla.toml lists XLA's out-of-bounds scatter windows: a wrong scatter with in-bounds windows
     is a new finding, not that deviation."""
     from conformance.run import Case, check_case
-    from judge.known_deviations import deviation_for_case
+    from judge.explain import deviation_for_case
 
     inputs = [np.zeros(5, np.int32), np.array([[start]], np.int32), np.array([[1, 2, 3]], np.int32)]
     case = Case("scatter-case", "stablehlo.scatter", ["i32"], oracle.parse_module(SCATTER), SCATTER, inputs)
