@@ -1,8 +1,8 @@
 """Which listed deviation explains a failure: the judge's answer, as callers above it read it.
 
 The tables (``judge/deviations/*.toml``) and their conditions are the judge's own
-(judge/known_deviations.py, judge/deviation_conditions.py: nothing outside judge/ imports
-them).  A failure's explaining entry is put on what the judge returns -- ``Verdict.deviation``
+(judge/known_deviations.py, judge/conditions/: nothing outside judge/ imports them).  A
+failure's explaining entry is put on what the judge returns -- ``Verdict.deviation``
 (judge/verdicts.py), ``CaseResult.deviation`` -- as ``recorded`` writes it (file, op, types,
 statuses, reason, condition, link; ``{}``: no entry explains it), and reports only display it.
 This module is the door for the few places that make a failure outside the judge (a run that
@@ -14,18 +14,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .known_deviations import Deviation, deviation_for, known_deviation, recorded, stale_deviations
+from .known_deviations import Deviation, deviation_for, known_deviation, recorded
+from .known_deviations import stale_deviations  # noqa: F401 (the tables' stale entries, for certify and reports)
 from .messages import source_locations
 from .status import FAILING, Status
-
-__all__ = ["Explained", "explain_op", "Blame", "explain_failure", "entry_for", "explain_case", "explain_seen",
-           "REFUSALS", "refuses", "stale_deviations", "names_the_site", "describe", "element_names"]
 
 
 @dataclass(frozen=True)
 class Explained:
     """The entry explaining a failure of one op (``recorded``'s form; {}: none) and the
-    conditions (judge/deviation_conditions.py) found to hold for the op on its operands."""
+    conditions (judge/conditions/) found to hold for the op on its operands."""
     deviation: dict
     triggers: tuple = ()
 

@@ -21,7 +21,7 @@ import os
 import tomllib
 from dataclasses import dataclass
 
-from .deviation_conditions import CONDITIONS, triggered
+from .conditions import CONDITIONS, triggered
 from .status import FAILING
 
 DEVIATIONS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "deviations")
@@ -36,7 +36,7 @@ class Deviation:
     reason: str
     link: str = ""      # an upstream issue, when one is filed
     source: str = ""    # the data file it came from
-    when: str = ""      # a condition on the case (judge/deviation_conditions.py) it needs, if any
+    when: str = ""      # a condition on the case (judge/conditions/) it needs, if any
 
 
 class DeviationFileError(ValueError):
@@ -67,7 +67,7 @@ def load_deviation_file(path: str) -> list[Deviation]:
         when = entry.get("when", "")
         if when and when not in CONDITIONS:
             raise DeviationFileError(f"{where}: unknown condition when = {when!r} "
-                                     f"(judge/deviation_conditions.py has {', '.join(sorted(CONDITIONS))})")
+                                     f"(judge/conditions/ has {', '.join(sorted(CONDITIONS))})")
         reason = entry.get("reason", "")
         if not isinstance(reason, str) or not reason.strip():
             raise DeviationFileError(f"{where}: every deviation needs its reason")
@@ -111,7 +111,7 @@ def _current_lookups() -> _Lookups:
 
 def known_deviation(backend: str, op: str, dtype: str, status: str, triggers=()) -> Deviation | None:
     """The entry explaining a failure; an entry with a condition (``when``) only when the judge
-    found that condition to hold for the failing op (``triggers``, judge/deviation_conditions.py)."""
+    found that condition to hold for the failing op (``triggers``, judge/conditions/)."""
     lookups = _current_lookups()
     key = (backend, op, dtype, status, tuple(triggers))
     if key not in lookups.answers:
@@ -133,7 +133,7 @@ def _first_entry(lookups: _Lookups, backend: str, op: str, dtype: str, status: s
 @dataclass(frozen=True)
 class Explanation:
     """What the judge found about a failure: the entry that explains it (None: no entry does) and
-    the conditions (judge/deviation_conditions.py) that hold for its op on its operands."""
+    the conditions (judge/conditions/) that hold for its op on its operands."""
     deviation: Deviation | None
     triggers: tuple = ()
 

@@ -237,7 +237,7 @@ def test_a_listed_deviation_does_not_hide_another_mismatch_of_the_same_op(start,
 
 
 def test_every_condition_named_in_the_deviation_files_exists():
-    from judge.deviation_conditions import CONDITIONS
+    from judge.conditions import CONDITIONS
     from judge.known_deviations import KNOWN_DEVIATIONS
     named = {d.when for d in KNOWN_DEVIATIONS if d.when}
     assert named and named <= set(CONDITIONS)
@@ -332,7 +332,7 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 
 def test_deviation_conditions_on_hand_made_cases():
-    from judge.deviation_conditions import triggered
+    from judge.conditions import triggered
     power = oracle.parse_module(POWER_XX).main.ops[0]
     assert "subnormal_operand" in triggered(power, [np.array([1e-40, 1.0, 2.0, 0.5], np.float32)] * 2)
     assert triggered(power, [np.array([1e-30, 1.0, 2.0, 0.5], np.float32)] * 2) == ()  # (operands of the op's shape)
