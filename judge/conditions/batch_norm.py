@@ -22,7 +22,8 @@ __all__ = ["epsilon_rounds_to_zero", "elements_per_feature_overflows", "zero_var
 @condition
 def epsilon_rounds_to_zero(op: ir.Op, operands: Sequence) -> bool:
     """batch norm: the epsilon attribute is 0 in the operand's element type (the spec's
-    constant(epsilon, element_type(operand)))."""
+    constant(epsilon, element_type(operand))).
+    (spec "batch_norm_inference", "batch_norm_training", "batch_norm_grad")"""
     if not op.name.startswith("stablehlo.batch_norm"):
         return False
     epsilon = op.attr("epsilon")
@@ -32,7 +33,8 @@ def epsilon_rounds_to_zero(op: ir.Op, operands: Sequence) -> bool:
 @condition
 def elements_per_feature_overflows(op: ir.Op, operands: Sequence) -> bool:
     """batch_norm_grad: size(operand) / dim(operand, feature_index) is not finite in the
-    element type (the spec's constant(..., element_type(grad_output)): 20 in f8E3M4 is inf)."""
+    element type (the spec's constant(..., element_type(grad_output)): 20 in f8E3M4 is inf).
+    (spec "batch_norm_grad")"""
     if op.name != "stablehlo.batch_norm_grad":
         return False
     operand = np.asarray(operands[0])
@@ -46,7 +48,7 @@ def elements_per_feature_overflows(op: ir.Op, operands: Sequence) -> bool:
 def zero_variance_plus_epsilon(op: ir.Op, operands: Sequence) -> bool:
     """batch_norm_grad: variance + epsilon is 0 for some feature (in the operand's type), so the
     spec's normalized operand is centered / 0 -- or subnormal, which is 0 once flushed (a
-    backend that flushes subnormals computes on 0)."""
+    backend that flushes subnormals computes on 0). (spec "batch_norm_grad")"""
     if op.name != "stablehlo.batch_norm_grad":
         return False
     variance = np.asarray(operands[3])
@@ -60,7 +62,7 @@ def zero_variance_plus_epsilon(op: ir.Op, operands: Sequence) -> bool:
 @condition
 def empty_operand_non_positive_variance(op: ir.Op, operands: Sequence) -> bool:
     """batch_norm_grad: the operand has no element and some variance + epsilon is not positive
-    (or NaN), so rsqrt(variance + epsilon) is NaN."""
+    (or NaN), so rsqrt(variance + epsilon) is NaN. (spec "batch_norm_grad")"""
     if op.name != "stablehlo.batch_norm_grad" or np.asarray(operands[0]).size:
         return False
     with np.errstate(invalid="ignore"):
@@ -73,7 +75,7 @@ def batch_norm_mean_dominates_variance(op: ir.Op, operands: Sequence) -> bool:
     """batch_norm_training with a feature whose mean squared exceeds its variance (exact values of
     the operand): a one-pass variance E[x**2] - E[x]**2 then cancels, losing at least one bit to
     it and going negative (NaN from the square root) as the ratio grows, where the spec's
-    mean((x - mean)**2) stays non-negative."""
+    mean((x - mean)**2) stays non-negative. (spec "batch_norm_training")"""
     if op.name != "stablehlo.batch_norm_training" or not operands:
         return False
     x = np.asarray(operands[0])

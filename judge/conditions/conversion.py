@@ -30,7 +30,7 @@ __all__ = ["subnormal_quantization_scale", "f4_largest_magnitude", "requantize_s
 @condition
 def subnormal_quantization_scale(op: ir.Op, operands: Sequence) -> bool:
     """An operand or result of the op has a quantized type whose scale is subnormal in its
-    expressed type."""
+    expressed type. (spec section "Types")"""
     for value in tuple(op.operands) + tuple(op.results):
         et = getattr(value.type, "element_type", None)
         if getattr(et, "is_quantized", False):
@@ -42,7 +42,7 @@ def subnormal_quantization_scale(op: ir.Op, operands: Sequence) -> bool:
 
 @condition
 def f4_largest_magnitude(op: ir.Op, operands: Sequence) -> bool:
-    """Some f4E2M1FN operand element is +-6, the type's largest finite magnitude."""
+    """Some f4E2M1FN operand element is +-6, the type's largest finite magnitude. (spec section "Types")"""
     return any(x.dtype.name == "float4_e2m1fn" and bool(np.any(np.abs(x.astype(np.float64)) == 6.0))
                for x in operands if isinstance(x, np.ndarray))
 
@@ -53,7 +53,7 @@ def requantize_scale_ratio_overflows(op: ir.Op, operands: Sequence) -> bool:
     type's range in a lowering that computes in it: the scale ratio (operand scale / result
     scale) overflows it or is below its normal range, the result's storage bounds or zero
     point are beyond its largest finite value (i32 storage in f16), or a dequantized operand
-    divided by the result scale overflows it."""
+    divided by the result scale overflows it. (spec "uniform_quantize")"""
     if op.name != "stablehlo.uniform_quantize":
         return False
     src, dst = op.operands[0].type.element_type, op.results[0].type.element_type
@@ -72,7 +72,7 @@ def requantize_scale_ratio_overflows(op: ir.Op, operands: Sequence) -> bool:
 @condition
 def f6_empty_or_constant(op: ir.Op, operands: Sequence) -> bool:
     """An f6E2M3FN / f6E3M2FN tensor of the op (or of an op in its regions) has no elements, or
-    the op is, or its regions hold, an f6 constant: XLA builds an f6 literal for it."""
+    the op is, or its regions hold, an f6 constant: XLA builds an f6 literal for it. (spec "constant")"""
     ops = [op]
     while ops:
         current = ops.pop()
@@ -89,7 +89,7 @@ def f6_empty_or_constant(op: ir.Op, operands: Sequence) -> bool:
 @condition
 def two_bit_integer_to_sub_byte(op: ir.Op, operands: Sequence) -> bool:
     """A convert or uniform_quantize from a 2-bit integer (i2 / ui2, or 2-bit quantized storage)
-    to a type of 4 bits or fewer."""
+    to a type of 4 bits or fewer. (spec "convert", "uniform_quantize")"""
     if op.name not in ("stablehlo.convert", "stablehlo.uniform_quantize"):
         return False
     source, result = (storage_of(element_type_of(v)) for v in (op.operands[0], op.results[0]))
@@ -98,7 +98,7 @@ def two_bit_integer_to_sub_byte(op: ir.Op, operands: Sequence) -> bool:
 
 @condition
 def e8m0_smallest_operand(op: ir.Op, operands: Sequence) -> bool:
-    """Some f8E8M0FNU operand element is 2**-127 (code 0x00), the type's smallest value."""
+    """Some f8E8M0FNU operand element is 2**-127 (code 0x00), the type's smallest value. (spec section "Types")"""
     return any(x.dtype.name == "float8_e8m0fnu" and bool(np.any(x.view(np.uint8) == 0))
                for x in operands if isinstance(x, np.ndarray))
 
@@ -106,7 +106,7 @@ def e8m0_smallest_operand(op: ir.Op, operands: Sequence) -> bool:
 @condition
 def reduce_precision_narrows_8_bit_float(op: ir.Op, operands: Sequence) -> bool:
     """reduce_precision of a float type of 8 bits or fewer to fewer exponent or mantissa bits
-    than the type has (a format at least as wide is a no-op)."""
+    than the type has (a format at least as wide is a no-op). (spec "reduce_precision")"""
     if op.name != "stablehlo.reduce_precision":
         return False
     et = element_type_of(op.operands[0])
@@ -121,7 +121,8 @@ def quantized_value_beyond_expressed_range(op: ir.Op, operands: Sequence) -> boo
     """Some quantized operand element dequantizes, (storage - zero_point) * scale, to a magnitude
     beyond its expressed type's largest finite value (i8 -16 at scale 8.5e37 in f32); or, for an
     op multiplying two quantized operands (dot_general, convolution, multiply), the product of
-    their largest dequantized magnitudes does (i2 -2 * -2 at scale 8.5e37: 2.9e76)."""
+    their largest dequantized magnitudes does (i2 -2 * -2 at scale 8.5e37: 2.9e76).
+    (spec "dot_general", "convolution", "multiply")"""
     largest = []
     for value, x in zip(op.operands, operands):
         et = element_type_of(value)
@@ -139,7 +140,7 @@ def quantized_value_beyond_expressed_range(op: ir.Op, operands: Sequence) -> boo
 @condition
 def double_rounding_through_f32(op: ir.Op, operands: Sequence) -> bool:
     """A convert of f64 to a float type narrower than f32 where rounding to f32 first changes
-    the result (1.4999999999999998 -> 1.5 -> 2 in f8E8M0FNU, where 1 is nearest)."""
+    the result (1.4999999999999998 -> 1.5 -> 2 in f8E8M0FNU, where 1 is nearest). (spec "convert")"""
     if op.name != "stablehlo.convert" or np.asarray(operands[0]).dtype != np.float64:
         return False
     et = storage_of(element_type_of(op.results[0]))
@@ -157,7 +158,7 @@ def float_to_sub_byte_unsigned_out_of_range(op: ir.Op, operands: Sequence) -> bo
     """A convert of a float to ui2 / ui4 with some element the destination cannot hold (NaN,
     +-inf, a truncated value below 0 or above its max: convert's implementation-defined
     elements), so its neighbours packed into the same word may be spoiled (-1 -> ui4 sets the
-    next element's bits too)."""
+    next element's bits too). (spec "convert")"""
     if op.name != "stablehlo.convert" or not float_operands(operands[:1]):
         return False
     result_type = op.results[0].type
@@ -171,7 +172,7 @@ def float_to_sub_byte_unsigned_out_of_range(op: ir.Op, operands: Sequence) -> bo
 def operand_inexact_in_result_type(op: ir.Op, operands: Sequence) -> bool:
     """Some element of a real float operand changes when converted to the op's result element
     type (a float type): a backend that converts the operands to the result type before
-    computing gets another answer there (f8E8M0FNU results: 6 -> 8, -4 -> NaN)."""
+    computing gets another answer there (f8E8M0FNU results: 6 -> 8, -4 -> NaN). (spec "convert")"""
     result = element_type_of(op.results[0]) if op.results else None
     if result is None or not result.is_float:
         return False
@@ -189,7 +190,7 @@ def e8m0_in_f32_subnormal_range(op: ir.Op, operands: Sequence) -> bool:
     """An op of f8E8M0FNU values meets f32's subnormal range: some float operand element has
     0 < |x| < 2**-126 (E8M0's code 0x00 is 2**-127), or the oracle's value of some f8E8M0FNU
     result of the op does (a product of 2**-63 and 2**-64); computed in f32 with subnormals
-    flushed, such a value becomes 0, which E8M0 cannot hold."""
+    flushed, such a value becomes 0, which E8M0 cannot hold. (spec section "Types")"""
     tiny = 2.0 ** -126
     if some_element(operands, lambda x, _: (x != 0) & (abs(x) < tiny)):
         return True
@@ -203,7 +204,7 @@ def e8m0_in_f32_subnormal_range(op: ir.Op, operands: Sequence) -> bool:
 @condition
 def f8e4m3fn_negative_nan_operand(op: ir.Op, operands: Sequence) -> bool:
     """Some f8E4M3FN operand element is the NaN with its sign bit set, 0xFF (IREE reads it as a
-    finite number; 0x7F, the positive NaN, is read right)."""
+    finite number; 0x7F, the positive NaN, is read right). (spec section "Types")"""
     return any(np.asarray(v).dtype == ml_dtypes.float8_e4m3fn
                and bool(np.any(np.asarray(v).view(np.uint8) == 0xFF)) for v in operands)
 
@@ -212,7 +213,8 @@ def f8e4m3fn_negative_nan_operand(op: ir.Op, operands: Sequence) -> bool:
 def f8e4m3fn_result_out_of_range(op: ir.Op, operands: Sequence) -> bool:
     """An op with an f8E4M3FN result that is out of that type's range: some float operand element
     is infinite or NaN, or the oracle's value of some f8E4M3FN result is NaN (an exact result
-    beyond 464 in magnitude, log(0), 1 / 0, ...), where a saturating backend gives +-448."""
+    beyond 464 in magnitude, log(0), 1 / 0, ...), where a saturating backend gives +-448.
+    (spec section "Types", "convert")"""
     if nonfinite_operand(op, operands):
         return True
     values = oracle_results_of(op, operands, lambda et: getattr(et, "name", "") == "f8E4M3FN")

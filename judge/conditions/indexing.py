@@ -37,7 +37,7 @@ def _scatter_start_indices(op: ir.Op, operands: Sequence):
 
 @condition
 def scatter_window_out_of_bounds(op: ir.Op, operands: Sequence) -> bool:
-    """Some update window reaches outside the operand (XLA then skips the whole window)."""
+    """Some update window reaches outside the operand (XLA then skips the whole window). (spec "scatter")"""
     if op.name != "stablehlo.scatter":
         return False
     columns, widest = _scatter_start_indices(op, operands)
@@ -46,7 +46,7 @@ def scatter_window_out_of_bounds(op: ir.Op, operands: Sequence) -> bool:
 
 @condition
 def scatter_negative_start_index(op: ir.Op, operands: Sequence) -> bool:
-    """Some scatter start index is negative (below the operand, not past its end)."""
+    """Some scatter start index is negative (below the operand, not past its end). (spec "scatter")"""
     if op.name != "stablehlo.scatter":
         return False
     columns, _ = _scatter_start_indices(op, operands)
@@ -61,7 +61,8 @@ _START_INDEX_OPERANDS = {"stablehlo.gather": (1, 2), "stablehlo.dynamic_gather":
 
 @condition
 def unsigned_index_top_bit(op: ir.Op, operands: Sequence) -> bool:
-    """An unsigned start index with its top bit set (a ui8 128..255: negative if read as signed)."""
+    """An unsigned start index with its top bit set (a ui8 128..255: negative if read as signed).
+    (spec "gather", "dynamic_slice", "dynamic_update_slice")"""
     if op.name not in _START_INDEX_OPERANDS:
         return False
     first, end = _START_INDEX_OPERANDS[op.name]
@@ -74,7 +75,7 @@ def unsigned_index_top_bit(op: ir.Op, operands: Sequence) -> bool:
 
 @condition
 def gather_zero_slice(op: ir.Op, operands: Sequence) -> bool:
-    """A slice size of 0 (at an operand batching dimension)."""
+    """A slice size of 0 (at an operand batching dimension). (spec "gather", "dynamic_gather")"""
     if op.name not in ("stablehlo.gather", "stablehlo.dynamic_gather"):
         return False
     sizes = op.attr("slice_sizes", None)
@@ -86,7 +87,7 @@ def gather_zero_slice(op: ir.Op, operands: Sequence) -> bool:
 @condition
 def scatter_without_index_vector(op: ir.Op, operands: Sequence) -> bool:
     """scatter whose index vectors are empty (scatter_dims_to_operand_dims = []: every update
-    window of a batch starts at index 0, so two or more updates collide) with two or more updates."""
+    window of a batch starts at index 0, so two or more updates collide) with two or more updates. (spec "scatter")"""
     if op.name != "stablehlo.scatter":
         return False
     dn = op.attr("scatter_dimension_numbers", {}) or {}
@@ -100,7 +101,7 @@ def scatter_without_index_vector(op: ir.Op, operands: Sequence) -> bool:
 @condition
 def sub_byte_negative_padding(op: ir.Op, operands: Sequence) -> bool:
     """A pad of a type of 4 bits or fewer (i2, ui2, i4, ui4, f4E2M1FN, or quantized storage of
-    those) with a negative edge padding (a pad that also slices)."""
+    those) with a negative edge padding (a pad that also slices). (spec "pad")"""
     if op.name != "stablehlo.pad" or getattr(storage_of(element_type_of(op.operands[0])), "bits", 8) > 4:
         return False
     return any(bool(np.any(np.asarray(op.attr(name, [0])) < 0)) for name in ("edge_padding_low", "edge_padding_high"))
@@ -109,7 +110,8 @@ def sub_byte_negative_padding(op: ir.Op, operands: Sequence) -> bool:
 @condition
 def negative_narrow_start_index(op: ir.Op, operands: Sequence) -> bool:
     """A negative start index of a signed type narrower than 32 bits (i8, i16: zero extension
-    reads -3 : i8 as 253, clamped to the far edge instead of to 0)."""
+    reads -3 : i8 as 253, clamped to the far edge instead of to 0).
+    (spec "gather", "dynamic_slice", "dynamic_update_slice")"""
     if op.name not in _START_INDEX_OPERANDS:
         return False
     first, end = _START_INDEX_OPERANDS[op.name]
@@ -123,7 +125,7 @@ def negative_narrow_start_index(op: ir.Op, operands: Sequence) -> bool:
 @condition
 def gather_start_index_clamped(op: ir.Op, operands: Sequence) -> bool:
     """A gather start index outside [0, dim(operand) - slice size] on its start_index_map
-    dimension (spec gather: full_start_index is clamped into it)."""
+    dimension (spec gather: full_start_index is clamped into it). (spec "gather", "dynamic_gather")"""
     if op.name not in ("stablehlo.gather", "stablehlo.dynamic_gather"):
         return False
     operand, indices = np.asarray(operands[0]), np.asarray(operands[1]).astype(np.int64)
@@ -141,7 +143,7 @@ def gather_start_index_clamped(op: ir.Op, operands: Sequence) -> bool:
 
 @condition
 def gather_every_dim_batching(op: ir.Op, operands: Sequence) -> bool:
-    """A gather whose operand dimensions are all operand_batching_dims."""
+    """A gather whose operand dimensions are all operand_batching_dims. (spec "gather", "dynamic_gather")"""
     if op.name not in ("stablehlo.gather", "stablehlo.dynamic_gather"):
         return False
     dn = op.attr("dimension_numbers", {}) or {}
@@ -171,7 +173,8 @@ def sub_byte_unaligned_window(op: ir.Op, operands: Sequence) -> bool:
     """A concatenate / dynamic_slice / dynamic_update_slice of a 2- or 4-bit type (packed 4 or 2
     to a byte) where a row of the piece it moves starts inside a byte of the tensor holding it:
     a concatenated operand's rows in the result, a slice's rows in the operand, an update's rows
-    in the result (ui4 rows of 2 elements at element offset 61)."""
+    in the result (ui4 rows of 2 elements at element offset 61).
+    (spec "concatenate", "dynamic_slice", "dynamic_update_slice")"""
     et = storage_of(element_type_of(op.results[0])) if op.results else None
     if (op.name not in ("stablehlo.concatenate", "stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice")
             or et is None or getattr(et, "is_bool", False) or getattr(et, "bits", 8) >= 8):
@@ -198,7 +201,8 @@ def sub_byte_unaligned_window(op: ir.Op, operands: Sequence) -> bool:
 @condition
 def gather_batching_dims(op: ir.Op, operands: Sequence) -> bool:
     """A gather with operand_batching_dims (iree-compile crashes building some of these: wider
-    than the crash, which a simple tensor<2x3xf32> gather batched on dimension 0 does not reach)."""
+    than the crash, which a simple tensor<2x3xf32> gather batched on dimension 0 does not reach).
+    (spec "gather", "dynamic_gather")"""
     if op.name not in ("stablehlo.gather", "stablehlo.dynamic_gather"):
         return False
     return bool(tuple((op.attr("dimension_numbers", {}) or {}).get("operand_batching_dims", ())))

@@ -26,39 +26,40 @@ __all__ = ["subnormal_operand", "nan_operand", "nonfinite_operand", "smallest_no
 
 @condition
 def subnormal_operand(op: ir.Op, operands: Sequence) -> bool:
-    """Some float operand element is subnormal."""
+    """Some float operand element is subnormal. (spec section "Types")"""
     return any(bool(np.any(is_subnormal(x))) for x in float_operands(operands))
 
 
 @condition
 def nan_operand(op: ir.Op, operands: Sequence) -> bool:
-    """Some float operand element is NaN."""
+    """Some float operand element is NaN. (spec section "Types")"""
     return some_element(operands, lambda x, _: np.isnan(x))
 
 
 @condition
 def nonfinite_operand(op: ir.Op, operands: Sequence) -> bool:
-    """Some float operand element is infinite or NaN."""
+    """Some float operand element is infinite or NaN. (spec section "Types")"""
     return some_element(operands, lambda x, _: ~np.isfinite(x))
 
 
 @condition
 def smallest_normal_binade_operand(op: ir.Op, operands: Sequence) -> bool:
-    """Some float operand element lies in [smallest normal, 2 x smallest normal) of its type."""
+    """Some float operand element lies in [smallest normal, 2 x smallest normal) of its type.
+    (spec section "Types")"""
     return some_element(operands, lambda x, tiny: (abs(x) >= tiny) & (abs(x) < 2 * tiny))
 
 
 @condition
 def zero_or_subnormal_operand(op: ir.Op, operands: Sequence) -> bool:
     """Some float operand element is a zero or subnormal (signed zeros, comparisons that read
-    subnormals as zero)."""
+    subnormals as zero). (spec section "Types")"""
     return any(bool(np.any((x == 0) | is_subnormal(x))) for x in float_operands(operands))
 
 
 @condition
 def tiny_exact_result(op: ir.Op, operands: Sequence) -> bool:
     """multiply / divide: some exact result lies within a factor 2 of the smallest normal of the
-    element type (where tininess before or after rounding differ)."""
+    element type (where tininess before or after rounding differ). (spec "multiply", "divide")"""
     floats = float_operands(operands)
     if len(floats) != 2 or op.mnemonic not in ("multiply", "divide"):
         return False
@@ -83,7 +84,7 @@ def _integer_operands(op: ir.Op, operands: Sequence, kind: str) -> list:
 @condition
 def negative_sub_byte_operand(op: ir.Op, operands: Sequence) -> bool:
     """Some operand of a signed integer type narrower than 8 bits (i2, i4) holds a negative
-    element (a backend widening it by zero extension reads -1 : i2 as 3)."""
+    element (a backend widening it by zero extension reads -1 : i2 as 3). (spec section "Types")"""
     return any(et.bits < 8 and bool(np.any(x.astype(np.int64) < 0))
                for et, x in _integer_operands(op, operands, "sint"))
 
@@ -92,7 +93,7 @@ def negative_sub_byte_operand(op: ir.Op, operands: Sequence) -> bool:
 def narrow_integer_top_bit(op: ir.Op, operands: Sequence) -> bool:
     """Some integer operand narrower than 32 bits, or than the op's widest result type, holds an
     element with its top bit set (negative, or ui8 >= 128): widening it by sign extension, to
-    32-bit registers or to the result type, makes it negative (a ui8 200 becomes -56)."""
+    32-bit registers or to the result type, makes it negative (a ui8 200 becomes -56). (spec section "Types")"""
     widest = max((getattr(storage_of(element_type_of(r)), "bits", 0) for r in op.results), default=0)
     for et, x in _integer_operands(op, operands, "sint") + _integer_operands(op, operands, "uint"):
         if et.bits < max(32, widest) and x.size:
@@ -105,7 +106,7 @@ def narrow_integer_top_bit(op: ir.Op, operands: Sequence) -> bool:
 @condition
 def signed_zero_pair(op: ir.Op, operands: Sequence) -> bool:
     """Two float operands of the op hold zeros of opposite signs at one element (maximum(+0, -0),
-    clamp(-0, x, +0))."""
+    clamp(-0, x, +0)). (spec "maximum", "minimum", "clamp")"""
     with np.errstate(invalid="ignore"):
         floats = np.broadcast_arrays(*(np.asarray(x).astype(np.float64) for x in float_operands(operands)))
     zeros = [(x == 0) & np.signbit(x) for x in floats], [(x == 0) & ~np.signbit(x) for x in floats]
@@ -115,7 +116,7 @@ def signed_zero_pair(op: ir.Op, operands: Sequence) -> bool:
 @condition
 def zero_or_subnormal_pair(op: ir.Op, operands: Sequence) -> bool:
     """A binary float op with an element where both operands are zeros or subnormals (equal when
-    subnormals are read as zero)."""
+    subnormals are read as zero). (spec section "Types")"""
     floats = float_operands(operands)
     if len(floats) != 2:
         return False
@@ -126,13 +127,13 @@ def zero_or_subnormal_pair(op: ir.Op, operands: Sequence) -> bool:
 
 @condition
 def negative_zero_operand(op: ir.Op, operands: Sequence) -> bool:
-    """Some float operand element is -0."""
+    """Some float operand element is -0. (spec section "Types")"""
     return some_element(operands, lambda x, _: (x == 0) & np.signbit(x))
 
 
 @condition
 def empty_operand(op: ir.Op, operands: Sequence) -> bool:
-    """Some tensor operand has no elements (a dimension of size 0)."""
+    """Some tensor operand has no elements (a dimension of size 0). (spec section "Types")"""
     return any(isinstance(x, np.ndarray) and x.ndim > 0 and x.size == 0 for x in operands)
 
 
@@ -141,7 +142,7 @@ def subnormal_in_short_vector_tail(op: ir.Op, operands: Sequence) -> bool:
     """A float operand of fewer than 16 elements in all with a subnormal past its last full
     8-element block (XLA CPU's f32 log: a 3..7-element tensor, or elements 8.. of an 11..15-element
     one, get -103.97208; 16 elements and more, and 1, 2, 4 or 8, are flushed to -inf).  A little
-    wider than the deviation: every size below 16 that is not a multiple of 8."""
+    wider than the deviation: every size below 16 that is not a multiple of 8. (spec section "Types")"""
     for x in float_operands(operands):
         flat = x.reshape(-1)
         if flat.size < 16 and flat.size % 8 and np.any(is_subnormal(flat[flat.size - flat.size % 8:])):
@@ -151,7 +152,7 @@ def subnormal_in_short_vector_tail(op: ir.Op, operands: Sequence) -> bool:
 
 @condition
 def scalar_operand(op: ir.Op, operands: Sequence) -> bool:
-    """Some operand is a scalar (a tensor of rank 0)."""
+    """Some operand is a scalar (a tensor of rank 0). (spec section "Types")"""
     return any(np.ndim(x) == 0 for x in operands)
 
 
@@ -159,7 +160,7 @@ def scalar_operand(op: ir.Op, operands: Sequence) -> bool:
 def smallest_normal_result(op: ir.Op, operands: Sequence) -> bool:
     """The oracle's value of some float result of the op has an element of magnitude equal to its
     type's smallest normal (where an exact value just below it rounds up: a backend that flushes
-    the tiny value before rounding it returns 0)."""
+    the tiny value before rounding it returns 0). (spec section "Types")"""
     values = oracle_results_of(op, operands, lambda et: et.is_float)
     if values is None:  # (an op the oracle cannot run alone: the entry may apply)
         return True

@@ -32,14 +32,15 @@ def _quantized(value) -> bool:
 
 @program_condition
 def after_quantized_reduce_window(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
-    """A reduce_window on quantized tensors comes before the op in its function."""
+    """A reduce_window on quantized tensors comes before the op in its function. (spec "reduce_window")"""
     return any(o.name == "stablehlo.reduce_window" and any(_quantized(v) for v in o.operands + o.results)
                for o in preceding)
 
 
 @program_condition
 def complex_splat_constant_to_real(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
-    """convert of a complex constant whose elements are all equal (a splat) to a non-complex type."""
+    """convert of a complex constant whose elements are all equal (a splat) to a non-complex type.
+    (spec "convert", "constant")"""
     if op.name != "stablehlo.convert" or not operands:
         return False
     source, result = op.operands[0].type.element_type, op.results[0].type.element_type
@@ -53,7 +54,7 @@ def complex_splat_constant_to_real(op: ir.Op, operands: Sequence, preceding: Seq
 @program_condition
 def multiply_operand(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
     """A float add / subtract one of whose operands a multiply computes (a compiler that contracts
-    the two into one fused multiply-add rounds the product's sum once, not twice)."""
+    the two into one fused multiply-add rounds the product's sum once, not twice). (spec "multiply")"""
     return any(p.name == "stablehlo.multiply" for p in _summand_producers(op, preceding))
 
 
@@ -74,7 +75,8 @@ def _folds_to_constant(value, preceding: Sequence[ir.Op]) -> bool:
 @program_condition
 def reciprocal_divisor(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
     """A divide whose divisor a broadcast computes, or the constant folder knows (a compiler may
-    then multiply by the divisor's reciprocal, one division per divisor element)."""
+    then multiply by the divisor's reciprocal, one division per divisor element).
+    (spec "divide", "broadcast_in_dim")"""
     if op.name != "stablehlo.divide" or len(op.operands) < 2:
         return False
     producer = _producer(op.operands[1], preceding)
@@ -86,7 +88,7 @@ def reciprocal_divisor(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]
 def multiply_of_a_product_by_constant(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
     """A float multiply (c1 * x) * c2: one operand a multiply by a value the constant folder knows
     (c1), the other (c2) known to it too (a compiler that reassociates it into x * (c1 * c2)
-    rounds a different product)."""
+    rounds a different product). (spec "multiply")"""
     if op.name != "stablehlo.multiply" or len(op.operands) != 2:
         return False
     for product, other in (op.operands, op.operands[::-1]):
@@ -101,7 +103,8 @@ def multiply_of_a_product_by_constant(op: ir.Op, operands: Sequence, preceding: 
 def contraction_operand(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
     """A float add / subtract one of whose operands a dot_general or convolution computes (a
     compiler that starts the contraction's accumulator at the other operand -- a bias folded into
-    the matrix product -- rounds the sum once per partial sum, not once at the end)."""
+    the matrix product -- rounds the sum once per partial sum, not once at the end).
+    (spec "dot_general", "convolution")"""
     return any(p.name in ("stablehlo.dot_general", "stablehlo.convolution") for p in _summand_producers(op, preceding))
 
 
@@ -109,7 +112,7 @@ def contraction_operand(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op
 def one_term_contraction_operand(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
     """A float add / subtract one of whose operands a dot_general with one term per element
     computes (every contracting dimension of size 1: the dot is a plain product, which a compiler
-    may rewrite as a multiply and contract with the add into one fused multiply-add)."""
+    may rewrite as a multiply and contract with the add into one fused multiply-add). (spec "dot_general")"""
     for p in _summand_producers(op, preceding):
         if p.name == "stablehlo.dot_general":
             numbers = p.attr("dot_dimension_numbers", {}) or {}
@@ -127,7 +130,7 @@ _ARITHMETIC = frozenset(f"stablehlo.{n}" for n in ("add", "subtract", "multiply"
 @program_condition
 def narrow_float_computed_operand(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
     """A bf16 / f16 operand that an arithmetic op computed (a compiler that computes narrow floats
-    in f32 and allows excess precision may skip the rounding between the two ops)."""
+    in f32 and allows excess precision may skip the rounding between the two ops). (spec section "Execution")"""
     return any(str(getattr(getattr(v.type, "element_type", None), "name", "")) in ("bf16", "f16")
                and (p := _producer(v, preceding)) is not None and p.name in _ARITHMETIC
                for v in op.operands)
@@ -137,7 +140,7 @@ def narrow_float_computed_operand(op: ir.Op, operands: Sequence, preceding: Sequ
 def broadcast_product_operand(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
     """A float add / subtract one of whose operands is a broadcast of a multiply's product (a
     compiler that fuses the broadcast into the sum may contract the product and the sum into one
-    fused multiply-add, as multiply_operand without the broadcast)."""
+    fused multiply-add, as multiply_operand without the broadcast). (spec "broadcast_in_dim", "multiply")"""
     broadcasts = [p for p in _summand_producers(op, preceding)
                   if p.name in ("stablehlo.broadcast_in_dim", "stablehlo.broadcast")]
     return any((q := _producer(b.operands[0], preceding)) is not None and q.name == "stablehlo.multiply"
@@ -149,7 +152,8 @@ def constant_bound_of_a_product_sum(op: ir.Op, operands: Sequence, preceding: Se
     """A maximum / minimum / select between a value the constant folder knows and an add / subtract
     that a multiply (or a dot_general with one term per element) feeds: a relu or a clamp of
     x * y + z (a compiler that fuses the three may contract the product and the sum into one fused
-    multiply-add there, even where the sum returned on its own is rounded twice)."""
+    multiply-add there, even where the sum returned on its own is rounded twice).
+    (spec "maximum", "minimum", "select")"""
     if op.name not in ("stablehlo.maximum", "stablehlo.minimum", "stablehlo.select"):
         return False
     sums = [p for v in op.operands if (p := _producer(v, preceding)) is not None
@@ -161,7 +165,7 @@ def constant_bound_of_a_product_sum(op: ir.Op, operands: Sequence, preceding: Se
 def narrowed_broadcast_difference_operand(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
     """A bf16 / f16 operand that a convert narrowed from an add / subtract with a broadcast operand
     (layer norm's x - broadcast(mean), then narrowed: a compiler that fuses the convert into its
-    consumer may skip the rounding to the narrow type there)."""
+    consumer may skip the rounding to the narrow type there). (spec "convert", "broadcast_in_dim")"""
     for v in op.operands:
         convert = _producer(v, preceding)
         if (str(getattr(element_type_of(v), "name", "")) in ("bf16", "f16") and convert is not None
@@ -175,7 +179,7 @@ def narrowed_broadcast_difference_operand(op: ir.Op, operands: Sequence, precedi
 @program_condition
 def narrowed_float_operand(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
     """A bf16 / f16 operand that a convert narrowed from a wider float (a compiler that computes
-    narrow floats in f32 may drop the convert's rounding when it fuses it into its consumer)."""
+    narrow floats in f32 may drop the convert's rounding when it fuses it into its consumer). (spec "convert")"""
     for v in op.operands:
         convert = _producer(v, preceding)
         if (str(getattr(element_type_of(v), "name", "")) in ("bf16", "f16") and convert is not None

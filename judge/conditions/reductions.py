@@ -25,7 +25,8 @@ __all__ = ["body_returns_an_argument", "variadic_all_reduce", "stable_sort_with_
 
 @condition
 def body_returns_an_argument(op: ir.Op, operands: Sequence) -> bool:
-    """A collective's computation returns one of its block arguments unchanged."""
+    """A collective's computation returns one of its block arguments unchanged.
+    (spec "all_reduce", "reduce_scatter")"""
     if op.name not in ("stablehlo.all_reduce", "stablehlo.reduce_scatter"):
         return False
     return any(set(r.ops[-1].operands) & set(r.arguments) for r in op.regions if r.ops)
@@ -33,7 +34,7 @@ def body_returns_an_argument(op: ir.Op, operands: Sequence) -> bool:
 
 @condition
 def variadic_all_reduce(op: ir.Op, operands: Sequence) -> bool:
-    """An all_reduce of several operands."""
+    """An all_reduce of several operands. (spec "all_reduce")"""
     return op.name == "stablehlo.all_reduce" and len(op.operands) > 1
 
 
@@ -43,7 +44,7 @@ def stable_sort_with_equal_keys(op: ir.Op, operands: Sequence) -> bool:
     less than the other: JAX's comparator makes every NaN equal to every NaN, whatever the
     payload, and -0 equal to +0) that differ in some operand (their relative order is then fixed
     by the spec).  Read off the oracle's own sort: the elements it leaves implementation-defined
-    when the same sort is not stable, and only then."""
+    when the same sort is not stable, and only then. (spec "sort")"""
     if op.name != "stablehlo.sort" or not op.attr("is_stable", False) or not operands:
         return False
     unstable = ir.Op(op.name, op.operands, op.results, {**op.attributes, "is_stable": ir.BoolAttr(False)},
@@ -65,7 +66,8 @@ def _sort_masks(op: ir.Op, operands: Sequence) -> dict:
 
 @condition
 def complex_order_comparison(op: ir.Op, operands: Sequence) -> bool:
-    """A compare GE/GT/LE/LT of complex operands (the spec orders them lexicographically)."""
+    """A compare GE/GT/LE/LT of complex operands (the spec orders them lexicographically).
+    (spec "compare", CHLO "broadcast_compare")"""
     direction = str(getattr(op.attr("comparison_direction", None), "value", op.attr("comparison_direction", "")))
     return (op.name in ("stablehlo.compare", "chlo.broadcast_compare") and direction in ("GE", "GT", "LE", "LT")
             and any(isinstance(x, np.ndarray) and x.dtype.kind == "c" for x in operands))
@@ -73,14 +75,14 @@ def complex_order_comparison(op: ir.Op, operands: Sequence) -> bool:
 
 @condition
 def negative_sort_dimension(op: ir.Op, operands: Sequence) -> bool:
-    """A sort along a negative dimension (sort (C4) allows -rank(inputs[0]) <= dimension < 0)."""
+    """A sort along a negative dimension (sort (C4) allows -rank(inputs[0]) <= dimension < 0). (spec "sort")"""
     return op.name == "stablehlo.sort" and int(op.attr("dimension", -1)) < 0
 
 
 @condition
 def top_k_equal_elements(op: ir.Op, operands: Sequence) -> bool:
     """chlo.top_k with two equal elements in one row of its last dimension (the CHLO doc puts
-    the lower index first)."""
+    the lower index first). (CHLO "top_k")"""
     if op.name != "chlo.top_k" or not operands or np.ndim(operands[0]) == 0:
         return False
     rows = np.sort(np.asarray(operands[0]), axis=-1)
@@ -89,7 +91,7 @@ def top_k_equal_elements(op: ir.Op, operands: Sequence) -> bool:
 
 @condition
 def totalorder_comparator(op: ir.Op, operands: Sequence) -> bool:
-    """A sort whose comparator compares with compare_type TOTALORDER."""
+    """A sort whose comparator compares with compare_type TOTALORDER. (spec "sort", "compare")"""
     return op.name == "stablehlo.sort" and any(
         inner.name == "stablehlo.compare" and "TOTALORDER" in str(inner.attr("compare_type", ""))
         for region in op.regions for inner in region.ops)
@@ -98,7 +100,7 @@ def totalorder_comparator(op: ir.Op, operands: Sequence) -> bool:
 @condition
 def totalorder_nan_operand(op: ir.Op, operands: Sequence) -> bool:
     """A compare with compare_type TOTALORDER and a NaN operand element (FNUZ types: the NaN has
-    the bit pattern of -0)."""
+    the bit pattern of -0). (spec "compare")"""
     return (op.mnemonic in ("compare", "broadcast_compare") and "TOTALORDER" in str(op.attr("compare_type", ""))
             and nan_operand(op, operands))
 
@@ -106,7 +108,7 @@ def totalorder_nan_operand(op: ir.Op, operands: Sequence) -> bool:
 @condition
 def while_body_moves_carried_value(op: ir.Op, operands: Sequence) -> bool:
     """A while whose body returns one of its block arguments at another position (the loop-carried
-    values permuted, e.g. return (i + 1, b, -b) for (i, a, b): iree-compile crashes lowering it)."""
+    values permuted, e.g. return (i + 1, b, -b) for (i, a, b): iree-compile crashes lowering it). (spec "while")"""
     if op.name != "stablehlo.while" or len(op.regions) < 2 or not op.regions[1].ops:
         return False
     body = op.regions[1]

@@ -38,7 +38,7 @@ def _padded(op: ir.Op, name: str = "padding") -> bool:
 
 @condition
 def kernel_faces_padding(op: ir.Op, operands: Sequence) -> bool:
-    """Padding or lhs dilation, and a NaN or infinite kernel element (0 * NaN is NaN)."""
+    """Padding or lhs dilation, and a NaN or infinite kernel element (0 * NaN is NaN). (spec "convolution")"""
     if op.name not in ("stablehlo.convolution", "stablehlo.dynamic_conv"):
         return False
     dilated = np.any(np.asarray(op.attr("lhs_dilation", [1])) != 1)
@@ -49,14 +49,14 @@ def kernel_faces_padding(op: ir.Op, operands: Sequence) -> bool:
 
 @condition
 def window_padding(op: ir.Op, operands: Sequence) -> bool:
-    """reduce_window with padding."""
+    """reduce_window with padding. (spec "reduce_window")"""
     return op.name == "stablehlo.reduce_window" and _padded(op)
 
 
 @condition
 def grouped_convolution_nonfinite(op: ir.Op, operands: Sequence) -> bool:
     """A convolution with feature or batch groups and a NaN / infinite operand element (real, or
-    a component of a complex one)."""
+    a component of a complex one). (spec "convolution")"""
     if op.name not in ("stablehlo.convolution", "stablehlo.dynamic_conv"):
         return False
     if int(op.attr("feature_group_count", 1)) <= 1 and int(op.attr("batch_group_count", 1)) <= 1:
@@ -67,7 +67,8 @@ def grouped_convolution_nonfinite(op: ir.Op, operands: Sequence) -> bool:
 
 @condition
 def algorithm_on_narrow_floats(op: ir.Op, operands: Sequence) -> bool:
-    """A dot_general with an ``algorithm`` attribute whose operands are 8-bit (or narrower) floats."""
+    """A dot_general with an ``algorithm`` attribute whose operands are 8-bit (or narrower) floats.
+    (spec "dot_general")"""
     if op.name != "stablehlo.dot_general" or not op.attr("algorithm", None):
         return False
     return any(isinstance(x, np.ndarray) and x.dtype.itemsize == 1 and x.dtype.kind not in "iub"
@@ -76,7 +77,7 @@ def algorithm_on_narrow_floats(op: ir.Op, operands: Sequence) -> bool:
 
 @condition
 def empty_contracting_dimension(op: ir.Op, operands: Sequence) -> bool:
-    """A dot_general contracting a dimension of size 0 (the result is zeros)."""
+    """A dot_general contracting a dimension of size 0 (the result is zeros). (spec "dot_general")"""
     if op.name != "stablehlo.dot_general":
         return False
     numbers = op.attr("dot_dimension_numbers", {}) or {}
@@ -89,7 +90,7 @@ def select_tie_with_last_dim_padding(op: ir.Op, operands: Sequence) -> bool:
     """select_and_scatter with padding on its last dimension, and two equal operand elements
     within one window (a select that is not strict both ways then breaks a tie, which depends on
     the order the window is traversed in).  Equality is taken in float64 / complex128 (wider:
-    64-bit integers may collide)."""
+    64-bit integers may collide). (spec "select_and_scatter")"""
     if op.name != "stablehlo.select_and_scatter" or not _padded(op) or len(operands) < 2:
         return False
     operand = np.asarray(operands[0])
@@ -120,7 +121,7 @@ def _window_holds_equal_values(op: ir.Op, wide: np.ndarray) -> bool:
 
 @condition
 def two_bit_integer_dot(op: ir.Op, operands: Sequence) -> bool:
-    """A dot_general with an i2 / ui2 operand."""
+    """A dot_general with an i2 / ui2 operand. (spec "dot_general")"""
     return op.name == "stablehlo.dot_general" and any(
         storage_of(element_type_of(v)).is_integer and storage_of(element_type_of(v)).bits == 2 for v in op.operands[:2])
 
@@ -130,7 +131,7 @@ def select_and_scatter_window_tie(op: ir.Op, operands: Sequence) -> bool:
     """select_and_scatter with two operand elements of one window equal, or for complex operands
     with equal real parts (what the usual select bodies, compare of real(x), see): a select that
     is not strict both ways (GE, LE) then breaks a tie, and which element wins depends on the
-    order of its arguments."""
+    order of its arguments. (spec "select_and_scatter")"""
     if op.name != "stablehlo.select_and_scatter" or len(operands) < 2:
         return False
     operand = np.asarray(operands[0])
