@@ -76,9 +76,10 @@ def judge(module: ir.Module, inputs: list, oracle_values, run, *, backend=None, 
 
 def check_program(backend, module: ir.Module, inputs, *, timeout: float = 60) -> Verdict:
     """One program on one input set (a dict {(replica_id, partition_id): inputs} for a process
-    grid) on ``backend``, judged: what a campaign and ``shlo-conform repro`` both do."""
+    grid) on ``backend``, judged: what a campaign and ``shlo-conform repro`` both do.  A failure
+    carries the entry that explains it (``Verdict.deviation``, ``with_entry``)."""
     if isinstance(inputs, dict):
-        return check_grid_program(backend, module, inputs, timeout=timeout)[0]
+        return with_entry(backend.name, check_grid_program(backend, module, inputs, timeout=timeout)[0], module)
     try:
         oracle_values = oracle_outputs(module, inputs)
     except Unsupported as e:
@@ -87,7 +88,16 @@ def check_program(backend, module: ir.Module, inputs, *, timeout: float = 60) ->
         return Verdict(Status.ERROR_ORACLE, str(e))
     run = backend.run(oracle.print_module(module), inputs, timeout=timeout)
     verdict = judge(module, inputs, oracle_values, run, backend=backend, timeout=timeout)
-    return attribute_crash(backend, module, inputs, verdict, timeout=timeout)
+    return with_entry(backend.name, attribute_crash(backend, module, inputs, verdict, timeout=timeout), module)
+
+
+def with_entry(backend: str, verdict: Verdict, module: ir.Module) -> Verdict:
+    """``verdict`` with the entry explaining a failure recorded on it: the judge's, else (a crash,
+    timeout or error, which the judge never saw) the one judge/explain.py finds for its op or
+    program, so that its readers (repro, triage) only read ``verdict.deviation``."""
+    if verdict.status in FINDING_STATUSES and not verdict.deviation:
+        verdict.deviation = entry_for(backend, verdict, module)
+    return verdict
 
 
 def _prefix(module: ir.Module, inputs: list, end: int) -> tuple[ir.Module, list]:
