@@ -24,8 +24,8 @@ import numpy as np
 
 from judge.grouping import group_cases
 from adapters.base import STATUSES, RunStatus
-from judge.known_deviations import deviation_for_case, stale_deviations
 from judge.results import KNOWN, UNEXPECTED, CaseResult, Run, worst
+from judge.explain import stale_deviations
 from judge.status import Status
 from judge.verdict import Traits, judge_program, oracle_run
 from oracle.mlir_text import parse_module
@@ -180,7 +180,7 @@ def summarize_run(run: Run) -> dict:
             out["conforms"].append(key)
         elif v == KNOWN:
             case = next(c for c, cv in cell.cases if cv == KNOWN)
-            out["deviates_known"][key] = f"{case.status}: {deviation_for_case(run.backend, case).reason}"
+            out["deviates_known"][key] = f"{case.status}: {case.deviation['reason']}"
         elif v in UNEXPECTED:
             case = next(c for c, cv in cell.cases if cv == v)
             out["deviates"][key] = f"{case.status} ({case.id}): {_first_line(case.message)}"

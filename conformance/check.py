@@ -30,8 +30,8 @@ from typing import Callable
 import numpy as np
 
 import oracle
-from judge.known_deviations import deviation_for_case, explain_failure
 from judge.results import CaseResult
+from judge.explain import explain_failure
 from judge.status import Status
 from judge.verdict import replay_command
 from oracle import ir
@@ -426,14 +426,13 @@ def with_reproducer(result: CaseResult, p: Prepared, verdict, backend_name: str,
 def _blame(result: CaseResult, backend: str, verdict, module: ir.Module) -> None:
     """A failure's case names the op it is attributed to and that op's element type, or the ops
     and element types under which the judge found the entry that explains it (explain_failure:
-    the op's operand types; a crash, timeout or error, every op with all the program's types)."""
+    the op itself, else its operand types; a crash, timeout or error, every op with all the
+    program's types)."""
     if not verdict.op:
         return
     result.ops, result.dtypes = [verdict.op], [verdict.dtype] if verdict.dtype else []
     if verdict.triggers:
         result.extra["triggers"] = list(verdict.triggers)
-    if deviation_for_case(backend, result) is not None:
-        return
     blame = explain_failure(backend, verdict.status, verdict.op, verdict.dtype, verdict.triggers, module)
     if blame.deviation is not None:
         result.ops, result.dtypes = list(blame.ops), list(blame.dtypes)

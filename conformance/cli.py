@@ -254,7 +254,7 @@ def cmd_repro(args) -> int:
     """Replay a reproducer folder through the judge every path uses (judge/verdict.py): one-op
     cases, multi-output and multi-op programs (replay judging), quantized and grid programs."""
     from conformance.fuzz import FINDING_STATUSES, check_program, signature_of
-    from judge.known_deviations import describe, entry_of
+    from judge.explain import describe
     from judge.results import CaseResult
     from reports.reproducer import read_reproducer
 
@@ -272,7 +272,7 @@ def cmd_repro(args) -> int:
     status = Status.ERROR if verdict.status == Status.ERROR_ORACLE else verdict.status
     where = f" ({verdict.op}, {verdict.dtype})" if status in FINDING_STATUSES and verdict.op else ""
     print(f"{backend.name}: {status}{where}" + (f"\n{verdict.message}" if verdict.message else ""))
-    entry = entry_of(backend.name, verdict, data["module"])
+    entry = verdict.deviation  # (check_program records it on every failure)
     if entry:  # as a campaign counts it and check records it: a listed deviation, not a new finding
         print(f"known deviation: {describe(entry)}")
     if status in FINDING_STATUSES:  # what a fuzz finding's signature is (conformance/replay_findings.py)

@@ -23,8 +23,8 @@ import oracle
 from generators.programs import ELEMENTWISE_FAMILIES, special_value_cases
 from generators.ops import samplers_of
 from adapters.base import RunStatus
-from judge.known_deviations import deviation_for_case
 from judge.results import CaseResult
+from judge.explain import explain_case
 from judge.status import Status
 from judge.verdict import Traits, op_comparison
 from oracle.errors import OracleError, Unsupported
@@ -183,9 +183,9 @@ def run_exhaustive(backend, pairs, *, seed: int = 0, out_dir: str | None = None,
         if s.status == Status.SKIPPED:  # e.g. a binary op on a 16-bit type: 2^32 pairs are not swept
             continue
         if s.status not in (Status.PASS, Status.IMPLEMENTATION_DEFINED):
-            known = deviation_for_case(backend.name, CaseResult(id=f"{s.op}-{s.dtype}", ops=[f"stablehlo.{s.op}"],
-                                                                dtypes=s.element_types or [s.dtype], status=s.status))
-            s.known_deviation = known.reason if known else ""
+            known = explain_case(backend.name, CaseResult(id=f"{s.op}-{s.dtype}", ops=[f"stablehlo.{s.op}"],
+                                                          dtypes=s.element_types or [s.dtype], status=s.status))
+            s.known_deviation = known.get("reason", "")
         sweeps.append(s)
         ranges = len(s.findings)
         print(f"{s.op:24s} {s.dtype:14s} {s.values:7d} values  {s.status:12s} "

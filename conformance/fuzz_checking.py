@@ -18,8 +18,7 @@ from oracle.errors import OracleError, Unsupported
 from oracle.evaluator import Context, run_ops
 from oracle.numerics import isfinite
 from judge.grid_op import grid_failure
-from judge.known_deviations import (deviation_for, element_names, explain_failure, names_the_site,  # noqa: F401
-                                    recorded)  # (element_names: fuzz's)
+from judge.explain import element_names, entry_for, explain_op, names_the_site  # noqa: F401 (element_names: fuzz's)
 from judge.messages import crash_site
 from judge.status import Status
 from judge.verdicts import Verdict
@@ -77,9 +76,10 @@ def judge(module: ir.Module, inputs: list, oracle_values, run, *, backend=None, 
 
 def check_program(backend, module: ir.Module, inputs, *, timeout: float = 60) -> Verdict:
     """One program on one input set (a dict {(replica_id, partition_id): inputs} for a process
-    grid) on ``backend``, judged: what a campaign and ``shlo-conform repro`` both do."""
+    grid) on ``backend``, judged: what a campaign and ``shlo-conform repro`` both do.  A failure
+    carries the entry that explains it (``Verdict.deviation``, ``with_entry``)."""
     if isinstance(inputs, dict):
-        return check_grid_program(backend, module, inputs, timeout=timeout)[0]
+        return with_entry(backend.name, check_grid_program(backend, module, inputs, timeout=timeout)[0], module)
     try:
         oracle_values = oracle_outputs(module, inputs)
     except Unsupported as e:
@@ -88,7 +88,16 @@ def check_program(backend, module: ir.Module, inputs, *, timeout: float = 60) ->
         return Verdict(Status.ERROR_ORACLE, str(e))
     run = backend.run(oracle.print_module(module), inputs, timeout=timeout)
     verdict = judge(module, inputs, oracle_values, run, backend=backend, timeout=timeout)
-    return attribute_crash(backend, module, inputs, verdict, timeout=timeout)
+    return with_entry(backend.name, attribute_crash(backend, module, inputs, verdict, timeout=timeout), module)
+
+
+def with_entry(backend: str, verdict: Verdict, module: ir.Module) -> Verdict:
+    """``verdict`` with the entry explaining a failure recorded on it: the judge's, else (a crash,
+    timeout or error, which the judge never saw) the one judge/explain.py finds for its op or
+    program, so that its readers (repro, triage) only read ``verdict.deviation``."""
+    if verdict.status in FINDING_STATUSES and not verdict.deviation:
+        verdict.deviation = entry_for(backend, verdict, module)
+    return verdict
 
 
 def _prefix(module: ir.Module, inputs: list, end: int) -> tuple[ir.Module, list]:
@@ -136,8 +145,8 @@ def attribute_crash(backend, module: ir.Module, inputs, verdict: Verdict, *, tim
     culprit = ops[low]
     operands = _operands_of(module, inputs, low)
     dtype = _result_element(culprit.results[0].type) if culprit.results else ""
-    explained = deviation_for(backend.name, culprit.name, dtype, verdict.status, culprit,
-                              operands if operands is not None else [], ops[:low])
+    explained = explain_op(backend.name, culprit.name, dtype, verdict.status, culprit,
+                           operands if operands is not None else [], ops[:low])
     return dataclasses.replace(
         verdict, op=culprit.name, dtype=dtype, triggers=explained.triggers,
         message=f"{verdict.message}\n(the crash starts at op #{low} {culprit.name}: the ops before it, compiled alone, "
@@ -214,20 +223,17 @@ def _grid_failure_explained(backend: str, module: ir.Module, inputs: dict, grid:
     site = crash_site(verdict.message)
     for k, op in enumerate(ops):
         dtype = _result_element(op.results[0].type) if op.results else ""
-        found = deviation_for(backend, op.name, dtype, verdict.status, op, [value_of[v] for v in op.operands], ops[:k])
-        if found.deviation is not None and names_the_site(found.deviation, site):
+        found = explain_op(backend, op.name, dtype, verdict.status, op, [value_of[v] for v in op.operands], ops[:k])
+        if found.deviation and names_the_site(found.deviation, site):
             return dataclasses.replace(verdict, op=op.name, dtype=dtype, triggers=found.triggers,
-                                       deviation=recorded(found.deviation))
+                                       deviation=found.deviation)
     return verdict
 
 
 def known_reason(backend: str, verdict: Verdict, module: ir.Module | None = None) -> str:
     """The deviation table's reason for a failure ("" if none): the entry the judge recorded on its
-    verdict, else (a crash, timeout or error: no judged culprit) the judge's ``explain_failure``."""
-    if verdict.deviation:
-        return verdict.deviation["reason"]
-    deviation = explain_failure(backend, verdict.status, verdict.op, verdict.dtype, verdict.triggers, module).deviation
-    return deviation.reason if deviation else ""
+    verdict, else (a crash, timeout or error: no judged culprit) the one judge/explain.py finds."""
+    return entry_for(backend, verdict, module).get("reason", "")
 
 
 def _without_quant_parameters(dtype: str) -> str:

@@ -11,7 +11,7 @@ import time
 import warnings
 
 from oracle import ir
-from judge.known_deviations import REFUSALS, element_names, refuses
+from judge.explain import REFUSALS, element_names, refuses
 
 from .probe import load_support
 

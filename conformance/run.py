@@ -20,8 +20,8 @@ from generators.quantized import QUANTIZED_KEYS, is_quantized_key, quantized_for
 from oracle.errors import OracleError, Unsupported
 from oracle.types import element_type
 from judge.divergence import masked_values
-from judge.known_deviations import Explanation, deviation_for, known_deviation, recorded
 from judge.results import CaseResult
+from judge.explain import explain_op
 from judge.status import FAILING, Status
 from judge.verdict import Traits, judge_program, oracle_run, replay_command
 from reports.results import comparison_details, input_preview
@@ -56,16 +56,13 @@ def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | Non
             result.inputs = input_preview(case.inputs)
         if status in FAILING:  # the entry explaining it: the conditions the judge found (``triggers``), else
             # (a run that did not finish: no verdict) the judge checks them on the oracle's operands
-            if triggers is None:
-                checked = next((o for o in case.module.main.ops if o.name == case.op), None)
-                operands = None if env is None or checked is None else [env.get(v) for v in checked.operands]
-                found = deviation_for(backend.name, case.op, ",".join(case.element_types), status, checked, operands)
-            else:
-                found = Explanation(known_deviation(backend.name, case.op, ",".join(case.element_types), status,
-                                                    triggers), triggers)
+            checked = next((o for o in case.module.main.ops if o.name == case.op), None)
+            operands = None if env is None or checked is None else [env.get(v) for v in checked.operands]
+            found = explain_op(backend.name, case.op, ",".join(case.element_types), status, checked, operands,
+                               triggers=triggers)
             if found.triggers:
                 result.extra = dict(result.extra or {}, triggers=list(found.triggers))
-            result.deviation = recorded(found.deviation)
+            result.deviation = found.deviation
         if out_dir and status in FAILING:
             result.reproducer = write_reproducer(out_dir, case_id=case.id, backend=backend.name, status=status,
                                                  program=case.program, inputs=case.inputs, expected=expected,

@@ -24,14 +24,14 @@ import json
 import os
 from dataclasses import asdict, dataclass, field
 
-from judge.known_deviations import explain_seen
 from judge.results import CaseResult, Run
+from judge.explain import explain_seen
 from judge.status import Status
 from reports.html import render_report
 from reports.reproducer import read_reproducer
 from reports.results import atomic_write_text
 
-from .fuzz import FINDING_STATUSES, Verdict, known_reason, check_program, signature_of
+from .fuzz import FINDING_STATUSES, Verdict, check_program, signature_of
 from .fuzz_crash_sites import is_bucket
 
 NEW, KNOWN, STALE = "new", "known deviation", "stale"
@@ -108,7 +108,7 @@ def recheck(item: Triaged, backend, *, timeout: float = 60) -> Triaged:
         return item
     now = signature_of(item.backend, verdict)
     item.now = now if now != item.signature else ""
-    item.reason = known_reason(item.backend, verdict, data["module"])
+    item.reason = verdict.deviation.get("reason", "")  # (check_program records the entry on every failure)
     item.verdict = KNOWN if item.reason else NEW
     item.message = verdict.message.split("\n")[0][:300] or item.message
     return item

@@ -10,5 +10,8 @@ Layer: above ``oracle`` only (never imports adapters, generators, reports or con
 * ``judge.verdicts``: ``Verdict``, the judge's final answer about a case (what callers store and show);
 * ``judge.results``: the results model: ``CaseResult``, a run's ``Run`` of ``Cell``, verdicts and their
   worst-of rule, reading results.json (the statuses are ``judge.status``'s);
-* ``judge.known_deviations``: the backends' known deviations (``judge/deviations/*.toml``).
+* ``judge.known_deviations``: the backends' known deviations (``judge/deviations/*.toml``), read
+  inside judge/ only;
+* ``judge.explain``: the entry that explains a failure, for the failures made outside the judge
+  (a run that crashed, a stored case or finding) and the tables' other questions.
 """

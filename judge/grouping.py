@@ -55,7 +55,7 @@ the table).  A case's relation is the one most of its reported elements have (a 
 in the table); a group's is that of most of its members.  Reading the evidence is not judging:
 the judge (judge/compare.py) decided that these elements fail; here we only name how.
 
-Layer: judge (reads judge.results.CaseResult, as ``known_deviations.deviation_for_case`` does);
+Layer: judge (reads judge.results.CaseResult, as ``explain.deviation_for_case`` does);
 reports/ shows the groups (closing summary, results.json ``groups``, HTML, JUnit).
 """
 
@@ -73,7 +73,8 @@ import numpy as np
 from oracle.numerics import from_bits, isnan, signbit, ulp_distance
 from oracle.types import as_element_type
 
-from .known_deviations import Deviation, deviation_for_case
+from .explain import deviation_for_case
+from .known_deviations import Deviation
 from .messages import HEADLINE_CHARS, crash_site, normalized
 from .status import FAILING, Status
 

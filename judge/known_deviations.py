@@ -8,8 +8,9 @@ matching failure is reported as a known deviation (an expected failure in pytest
 ``known-deviation`` cell in reports): still visible, never hidden.  An entry a run
 exercises without any failure is reported as STALE (``stale_deviations``).
 
-``KNOWN_DEVIATIONS`` = the files' entries + ``PYTHON_ENTRIES`` (entries written in Python
-with ``_on(...)``, kept working for contributors; move them to the data files).
+The tables are the judge's: only judge/ imports this module.  The judge puts the entry that
+explains a failure on its Verdict and case results; callers above read it there, or ask
+judge/explain.py for a failure the judge did not see.
 """
 
 from __future__ import annotations
@@ -21,9 +22,8 @@ import tomllib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 
-from .deviation_conditions import CONDITIONS, triggered
-from .messages import source_locations
-from .status import FAILING, Status
+from .conditions import CONDITIONS, triggered
+from .status import FAILING
 
 if TYPE_CHECKING:  # for annotations: judge/results.py reads verdicts through these lookups
     from .results import CaseResult
@@ -40,14 +40,7 @@ class Deviation:
     reason: str
     link: str = ""      # an upstream issue, when one is filed
     source: str = ""    # the data file it came from
-    when: str = ""      # a condition on the case (judge/deviation_conditions.py) it needs, if any
-
-
-def _on(backends: tuple, op: str, dtypes: str, statuses: tuple, reason: str) -> list[Deviation]:
-    return [Deviation(b, op, dtypes, statuses, reason) for b in backends]
-
-
-XLA_CPU = ("xla", "xla-folded")  # compiled code and the constant folder (HLO evaluator)
+    when: str = ""      # a condition on the case (judge/conditions/) it needs, if any
 
 
 class DeviationFileError(ValueError):
@@ -78,7 +71,7 @@ def load_deviation_file(path: str) -> list[Deviation]:
         when = entry.get("when", "")
         if when and when not in CONDITIONS:
             raise DeviationFileError(f"{where}: unknown condition when = {when!r} "
-                                     f"(judge/deviation_conditions.py has {', '.join(sorted(CONDITIONS))})")
+                                     f"(judge/conditions/ has {', '.join(sorted(CONDITIONS))})")
         reason = entry.get("reason", "")
         if not isinstance(reason, str) or not reason.strip():
             raise DeviationFileError(f"{where}: every deviation needs its reason")
@@ -95,11 +88,8 @@ def load_deviations(directory: str = DEVIATIONS_DIR) -> list[Deviation]:
     return [d for path in sorted(glob.glob(os.path.join(directory, "*.toml"))) for d in load_deviation_file(path)]
 
 
-#: Entries written in Python (``*_on(XLA_CPU, "op", "dtypes", ("mismatch",), "reason")``): prefer the data files.
-PYTHON_ENTRIES: list[Deviation] = [
-]
-
-KNOWN_DEVIATIONS: list[Deviation] = load_deviations() + PYTHON_ENTRIES
+#: Every entry of the data files.
+KNOWN_DEVIATIONS: list[Deviation] = load_deviations()
 
 
 class _Lookups:
@@ -125,7 +115,7 @@ def _current_lookups() -> _Lookups:
 
 def known_deviation(backend: str, op: str, dtype: str, status: str, triggers=()) -> Deviation | None:
     """The entry explaining a failure; an entry with a condition (``when``) only when the judge
-    found that condition to hold for the failing op (``triggers``, judge/deviation_conditions.py)."""
+    found that condition to hold for the failing op (``triggers``, judge/conditions/)."""
     lookups = _current_lookups()
     key = (backend, op, dtype, status, tuple(triggers))
     if key not in lookups.answers:
@@ -147,7 +137,7 @@ def _first_entry(lookups: _Lookups, backend: str, op: str, dtype: str, status: s
 @dataclass(frozen=True)
 class Explanation:
     """What the judge found about a failure: the entry that explains it (None: no entry does) and
-    the conditions (judge/deviation_conditions.py) that hold for its op on its operands."""
+    the conditions (judge/conditions/) that hold for its op on its operands."""
     deviation: Deviation | None
     triggers: tuple = ()
 
@@ -165,61 +155,6 @@ def deviation_for(backend: str, op: str, dtype: str, status: str, op_ir=None, op
     return Explanation(known_deviation(backend, op, dtype, status, triggers), triggers)
 
 
-def element_names(types) -> set[str]:
-    """The element type names of ``types`` (TensorTypes, or names), as the entries' patterns see them."""
-    return {str(getattr(t, "element_type", t)) for t in types}
-
-
-@dataclass(frozen=True)
-class Blame:
-    """Which entry explains a failure (None: none does) and the ops and element types the case
-    is named after so that the entry matches it again (results.json, deviation_for_case)."""
-    deviation: Deviation | None
-    ops: tuple
-    dtypes: tuple
-
-
-def explain_failure(backend: str, status: str, op: str, dtype: str, triggers=(), module=None) -> Blame:
-    """The entry explaining a failure the judge attributed to ``op`` (its result element type
-    ``dtype``; ``triggers``: the conditions found to hold for it) in ``module``.  A mismatch is
-    the op the judge blamed, also under its operands' types (the table names an op as the
-    one-op run does: is_finite on f8E8M0FNU -> i1); a crash, timeout or error has no exact
-    culprit, so any op of the program with all the program's element types may explain it (the
-    f6 crash of a convert from f6 to f32); such an entry needs no condition (a condition
-    explains only the op it was evaluated on)."""
-    deviation = known_deviation(backend, op, dtype, status, triggers)
-    if deviation is not None or module is None:
-        return Blame(deviation, (op,), (dtype,) if dtype else ())
-    main = module.main
-    if status == Status.MISMATCH:
-        for culprit in (o for o in main.ops if o.name == op):
-            types = tuple(sorted(element_names([v.type for v in culprit.operands])))
-            deviation = known_deviation(backend, op, ",".join(types), status, triggers)
-            if deviation is not None:
-                return Blame(deviation, (op,), types)
-        return Blame(None, (op,), (dtype,) if dtype else ())
-    types = tuple(sorted(element_names([a.type for a in main.arguments] + [r.type for o in main.ops for r in o.results])))
-    deviation = next((d for o in main.ops for d in [known_deviation(backend, o.name, ",".join(types), status)] if d), None)
-    if deviation is None:
-        return Blame(None, (op,), (dtype,) if dtype else ())
-    return Blame(deviation, tuple(sorted({o.name for o in main.ops if o.name != "func.return"})), types)
-
-
-def explain_seen(backend: str, status: str, seen_with) -> Deviation | None:
-    """The entry explaining a stored finding (no replay): the first of its (op, element type)
-    pairs an entry without a condition explains (no condition can be checked without the values)."""
-    return next((d for op, dtype in seen_with for d in [known_deviation(backend, op, dtype, status)] if d), None)
-
-
-#: Statuses that say "this backend refuses or dies on it" (a probe's answers use them too).
-REFUSALS = (Status.REJECTED, Status.CRASH)
-
-
-def refuses(backend: str, op: str, dtype: str) -> bool:
-    """An entry without a condition says ``backend`` refuses or crashes on ``op`` in ``dtype``."""
-    return any(known_deviation(backend, op, dtype, status) for status in REFUSALS)
-
-
 def recorded(deviation: Deviation | None) -> dict:
     """The entry explaining a case, as results.json records it beside the case ({}: none does), so
     that a reader of results.json never matches the deviation tables again."""
@@ -228,48 +163,6 @@ def recorded(deviation: Deviation | None) -> dict:
     return {"file": deviation.source, "backend": deviation.backend, "op": deviation.op, "dtypes": deviation.dtypes,
             "statuses": list(deviation.statuses), "reason": deviation.reason, "condition": deviation.when,
             "link": deviation.link}
-
-
-def entry_of(backend: str, verdict, module=None) -> dict:
-    """The entry explaining a judged case (a judge.verdicts.Verdict), as ``recorded``: the one the
-    judge recorded on it, else -- a crash, timeout or error has no judged culprit -- the one
-    ``explain_failure`` finds for its op, or any op of ``module`` ({}: none does)."""
-    if verdict.deviation or verdict.status not in FAILING:
-        return dict(verdict.deviation or {})
-    return recorded(explain_failure(backend, verdict.status, verdict.op, verdict.dtype, verdict.triggers,
-                                    module).deviation)
-
-
-def describe(record: dict) -> str:
-    """One line naming a recorded entry: the file that lists it, its op and element types, the
-    condition it needs, its reason."""
-    when = f", when {record['condition']}" if record.get("condition") else ""
-    return (f"{record.get('file') or 'a deviation table'}: {record['op']} ({record['dtypes']}){when}: "
-            f"{record['reason']}")
-
-
-def _from_record(record: dict) -> Deviation | None:
-    if not record:
-        return None
-    return Deviation(record["backend"], record["op"], record["dtypes"], tuple(record["statuses"]), record["reason"],
-                     record.get("link", ""), record.get("file", ""), record.get("condition", ""))
-
-
-def deviation_for_case(backend: str, case: CaseResult) -> Deviation | None:
-    """The entry explaining a failing case (a CaseResult: any of its ops, all its element types;
-    the conditions the judge found in ``case.extra["triggers"]``).  A case read from results.json
-    carries the entry its run recorded (``case.deviation``, see ``recorded``): that one is it.  An
-    empty record (no entry explained it then) is matched again: asked about another backend's
-    table, or after an entry was added."""
-    if case.deviation:
-        return _from_record(case.deviation)
-    dtypes = ",".join(case.dtypes)
-    triggers = tuple((case.extra or {}).get("triggers", ()))
-    for op in case.ops or [""]:
-        d = known_deviation(backend, op, dtypes, case.status, triggers)
-        if d is not None:
-            return d
-    return None
 
 
 def _covers(d: Deviation, backend: str, case: CaseResult) -> bool:
@@ -292,12 +185,3 @@ def stale_deviations(backend: str, cases: Iterable[CaseResult]) -> list[Deviatio
         if covered and not any(c.status in d.statuses for c in covered):
             stale.append(d)
     return stale
-
-
-def names_the_site(deviation: Deviation, site: str) -> bool:
-    """Whether an entry may explain a crash at ``site`` (judge/messages.py ``crash_site``) by the
-    source locations its reason names: it names the site's, or names none (then its op and
-    condition decide)."""
-    named = set(source_locations(deviation.reason))
-    here = source_locations(site)
-    return not named or bool(here and here[0] in named)

@@ -40,7 +40,7 @@ from functools import cached_property
 from oracle.errors import BadInputFile
 
 from .grouping import case_op, group_cases
-from .known_deviations import deviation_for_case
+from .explain import explain_case
 from .status import FAILING, Status, case_status
 
 
@@ -70,7 +70,7 @@ class CaseResult:
     signature: str = ""
     attribute_class: str = ""
     #: the deviation-table entry that explains a failing case, as the run that wrote it found it
-    #: (judge.known_deviations.recorded: file, op, reason, condition; {}: none); None: not looked up
+    #: (judge/explain.py: file, op, reason, condition; {}: none); None: not looked up
     deviation: dict | None = None
 
     def __post_init__(self):
@@ -116,7 +116,9 @@ UNEXPECTED = FAILING
 
 
 def verdict(backend: str, case: CaseResult) -> str:
-    if case.status in UNEXPECTED and deviation_for_case(backend, case) is not None:
+    """A case's verdict in a report: its status, or ``known-deviation`` for a failure the entry the
+    judge recorded on it explains (a case without one gets it here, judge/explain.py)."""
+    if case.status in UNEXPECTED and explain_case(backend, case):
         return KNOWN
     return case.status
 

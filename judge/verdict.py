@@ -44,8 +44,9 @@ from oracle.quantization import integer_accumulation
 from oracle.types import TensorType, element_type
 
 from .compare import Comparison, compare_outputs
-from .deviation_conditions import triggered
-from .known_deviations import explain_failure, recorded
+from .conditions import triggered
+from .explain import explain_failure
+from .known_deviations import recorded
 from .program_bound import (anchored_output_bounds, is_exact_bound, judge_golden, oracle_run,
                             output_bounds)
 from .program_bound import path_text as _path_text
@@ -101,7 +102,7 @@ class _Found:
     @property
     def triggers(self) -> tuple:
         """The known-deviation conditions that hold for the culprit op on its operands (and, where
-        the program is known, on the ops before it: judge/deviation_conditions PROGRAM_CONDITIONS)."""
+        the program is known, on the ops before it: judge/conditions/ program conditions)."""
         ops = self.program.main.ops if self.program is not None else ()
         at = next((k for k, o in enumerate(ops) if o is self.op), None)
         return triggered(self.op, self.operands, None if at is None else ops[:at])

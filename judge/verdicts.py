@@ -23,9 +23,9 @@ class Verdict:
     expected: list | None = None    # the oracle's outputs
     actual: list | None = None      # the backend's outputs
     inputs: list | None = None      # the input set (a dict per process on a process grid)
-    triggers: tuple = ()        # known-deviation conditions that hold for the op (judge/deviation_conditions.py)
+    triggers: tuple = ()        # known-deviation conditions that hold for the op (judge/conditions/)
     op_index: int = -1          # the culprit's position in @main (-1: not known)
-    deviation: dict = field(default_factory=dict)  # the entry explaining it (judge.known_deviations.recorded)
+    deviation: dict = field(default_factory=dict)  # the entry explaining it (judge/explain.py; {}: none)
     comparison: object = None   # the judge's comparison of the culprit (judge.compare.Comparison), when made
     max_ulp: float | None = None    # the largest ULP distance measured (a process grid: over every process)
     notes: list = field(default_factory=list)

@@ -13,7 +13,7 @@ its cases; its text is ``passed/total``.  Every cell links to its drill-down (``
 the known deviation that explains it, the ULP histogram, then each case - message, first
 mismatching elements with hex bits, inputs, and the command that replays it.
 
-A failing case that ``judge/known_deviations.py`` explains shows as ``known-deviation``
+A failing case that a listed deviation explains (``CaseResult.deviation``) shows as ``known-deviation``
 (visible, with the reason); an entry that the run exercised but that explained no failure
 is listed as STALE.
 
@@ -29,7 +29,7 @@ import html
 import os
 from collections import Counter, defaultdict
 
-from judge.known_deviations import deviation_for_case, stale_deviations
+from judge.explain import stale_deviations
 from judge.results import KNOWN, VERDICTS, CaseResult, Cell, Run, column_of, load_run, worst
 from judge.status import Status
 
@@ -131,16 +131,17 @@ def _inputs_table(case: CaseResult) -> str:
 
 
 def _case_html(case: CaseResult, v: str, run: Run, base: str) -> str:
-    deviation = deviation_for_case(run.backend, case) if v == KNOWN else None
+    deviation = case.deviation if v == KNOWN else None
     parts = [f'<div class="case v-{_e(v)}" data-verdict="{_e(v)}"><div class=case-head>'
              f'<span class="chip s-{_e(v)}">{_e(v)}</span> <b>{_e(case.id)}</b>'
              + (f" <span class=dim>{_e(', '.join(case.dtypes))}</span>"  # a quantized column's exact types
                 if any(column_of(d) != d for d in case.dtypes) else "")
              + (f" <span class=dim>max ULP {_e(case.max_ulp)}</span>" if case.max_ulp not in (None, 0, 0.0) else "")
              + "</div>"]
-    if deviation is not None:
-        parts.append(f"<p class=reason>known deviation ({_e(case.status)}): {_e(deviation.reason)}"
-                     + (f' <a href="{_e(deviation.link)}">{_e(deviation.link)}</a>' if deviation.link else "")
+    if deviation:
+        link = deviation.get("link")
+        parts.append(f"<p class=reason>known deviation ({_e(case.status)}): {_e(deviation['reason'])}"
+                     + (f' <a href="{_e(link)}">{_e(link)}</a>' if link else "")
                      + "</p>")
     group = run.group_of(case)
     if group is not None and len(group.members) > 1:

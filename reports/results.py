@@ -19,7 +19,7 @@ from collections import Counter
 from typing import Iterable
 
 from judge.grouping import group_cases
-from judge.known_deviations import deviation_for_case, recorded
+from judge.explain import explain_case
 from judge.results import CaseResult, log_path, read_cases, read_results
 from judge.status import CASE_STATUSES, COMPARED, FAILING
 from .coverage import op_coverage
@@ -105,9 +105,9 @@ def elements_compared(cases: Iterable[CaseResult]) -> dict:
 
 
 def write_results(path: str, backend: str, cases: list[CaseResult], **meta) -> dict:
-    for case in cases:  # each failure with the entry that explains it, looked up once (judge/known_deviations.py)
+    for case in cases:  # each failure with the entry that explains it, looked up once (judge/explain.py)
         if case.status in FAILING and case.deviation is None:
-            case.deviation = recorded(deviation_for_case(backend, case))
+            explain_case(backend, case)
     doc = {"backend": backend, **meta, "summary": summarize(cases), "elements_compared": elements_compared(cases)}
     coverage = op_coverage(cases)
     if coverage:  # drawn cases: distinct programs and attribute classes per op (reports/coverage.py)

@@ -22,7 +22,8 @@ from adapters import get_backend  # noqa: E402
 from adapters.iree import IreeBackend, pack_bits, unpack_bits  # noqa: E402
 from conformance.run import plan, run_differential  # noqa: E402
 from oracle.types import ELEMENT_TYPES  # noqa: E402
-from judge.known_deviations import deviation_for_case, known_deviation  # noqa: E402
+from judge.explain import deviation_for_case  # noqa: E402
+from judge.known_deviations import known_deviation  # noqa: E402
 from judge.status import FAILING  # noqa: E402
 from reports.results import summarize  # noqa: E402
 from suites.test_adapters import add_mul_program, assert_same, case_arrays  # noqa: E402

@@ -9,7 +9,7 @@ import os
 import numpy as np
 import pytest
 
-from judge.known_deviations import deviation_for_case
+from judge.explain import deviation_for_case
 
 from adapters import get_backend
 from adapters.base import Rejected

@@ -155,7 +155,7 @@ def test_a_flushing_backend_gets_the_cut_of_the_flushed_operand_and_only_it():
 
 
 def test_deviation_conditions_fire_on_their_trigger_only():
-    from judge.deviation_conditions import CONDITIONS
+    from judge.conditions import CONDITIONS
     from oracle import ir
 
     def compare_op(direction):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import oracle
-from judge.deviation_conditions import CONDITIONS, triggered
+from judge.conditions import CONDITIONS, triggered
 from judge.known_deviations import known_deviation
 
 UI4, I2 = ml_dtypes.uint4, ml_dtypes.int2

@@ -16,7 +16,7 @@ import oracle
 from adapters.base import RunResult
 from adapters.oracle_backend import OracleBackend
 from conformance.fuzz import Verdict, attribute_crash, check_program, known_reason, signature_of
-from judge.deviation_conditions import triggered
+from judge.conditions import triggered
 from judge.known_deviations import known_deviation
 from judge.verdict import judge_program, oracle_run
 from oracle.ops.linalg import triangular_solve_no_solution

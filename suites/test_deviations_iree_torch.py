@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from judge.deviation_conditions import asin_operand_near_one, polygamma_negative_operand
+from judge.conditions.elementwise import asin_operand_near_one, polygamma_negative_operand
 from judge.known_deviations import known_deviation
 
 
@@ -39,7 +39,7 @@ def test_compiler_crash_entries_reach_the_types_seen():
 
 
 def test_inductor_atanh_near_zero_only():
-    from judge.deviation_conditions import atanh_small_operand
+    from judge.conditions.elementwise import atanh_small_operand
     atanh = _op("chlo.atanh")
     assert atanh_small_operand(atanh, [np.array([0.5, -0.00020837])])
     assert not atanh_small_operand(atanh, [np.array([0.5, 0.0, -0.0, 0.9])])
@@ -48,7 +48,7 @@ def test_inductor_atanh_near_zero_only():
 def test_torch_sign_entries_need_their_trigger():
     """torch.sign(-0) = +0 and torch.sign(NaN) = +0 are two entries, each under its own condition
     (without its condition, the -0 entry would hide the NaN one)."""
-    from judge.deviation_conditions import CONDITIONS
+    from judge.conditions import CONDITIONS
     sign = _op("stablehlo.sign")
     assert CONDITIONS["nan_operand"](sign, [np.array([1.0, np.nan])])
     assert not CONDITIONS["nan_operand"](sign, [np.array([1.0, -0.0, np.inf])])
@@ -82,7 +82,7 @@ def test_vmvx_shares_llvm_cpus_compiler_crash_entries_where_seen():
 def test_vmvx_compiler_crash_entries_need_their_shape():
     """dot_general contracting a size-0 dimension, dynamic_slice of a scalar and gathers with batching
     dimensions crash iree-compile for vmvx; the same ops otherwise stay new."""
-    from judge.deviation_conditions import CONDITIONS
+    from judge.conditions import CONDITIONS
     from oracle.mlir_text import parse_module
 
     def main_op(text):
@@ -109,7 +109,7 @@ def test_vmvx_compiler_crash_entries_need_their_shape():
 
 
 def test_vmvx_while_crash_needs_a_moved_carried_value():
-    from judge.deviation_conditions import CONDITIONS
+    from judge.conditions import CONDITIONS
     from oracle.mlir_text import parse_module
 
     def while_op(body_return):
@@ -143,7 +143,7 @@ def test_iree_f8e4m3fn_nan_entry_needs_a_negative_nan_operand_of_that_type():
     """IREE reads the f8E4M3FN NaN 0xFF as a finite number; the entry names that type and
     a 0xFF operand, so neither f8E4M3FNUZ (another NaN encoding) nor a failure without 0xFF matches it."""
     import ml_dtypes
-    from judge.deviation_conditions import CONDITIONS
+    from judge.conditions import CONDITIONS
     condition = CONDITIONS["f8e4m3fn_negative_nan_operand"]
     cbrt = _op("stablehlo.cbrt")
     as_fn = lambda *bits: np.array(bits, np.uint8).view(ml_dtypes.float8_e4m3fn)
@@ -174,7 +174,7 @@ def test_torch_f8e4m3fn_saturation_needs_a_result_out_of_range():
     """torch saturates f8E4M3FN overflow to +-448 where the spec's rounding gives NaN; the entry
     had no condition and took every f8E4M3FN mismatch."""
     import ml_dtypes
-    from judge.deviation_conditions import CONDITIONS
+    from judge.conditions import CONDITIONS
     from oracle.mlir_text import parse_module
     multiply = parse_module("""func.func @main(%a: tensor<2xf8E4M3FN>, %b: tensor<2xf8E4M3FN>) -> tensor<2xf8E4M3FN> {
   %0 = "stablehlo.multiply"(%a, %b) : (tensor<2xf8E4M3FN>, tensor<2xf8E4M3FN>) -> tensor<2xf8E4M3FN>
@@ -194,7 +194,7 @@ def test_llvm_cpu_float8_entries_found_behind_the_f8e4m3fn_entry():
     """What the '*f8E4M3FN*' entry hid on llvm-cpu, each under its trigger: results rounded up to the
     smallest normal flushed to 0 (f8E4M3FNUZ sine(2**-7) = 0), reduce_precision overflow, sine(-0)."""
     import ml_dtypes
-    from judge.deviation_conditions import CONDITIONS
+    from judge.conditions import CONDITIONS
     from oracle.mlir_text import parse_module
     sine = parse_module("""func.func @main(%a: tensor<2xf8E4M3FNUZ>) -> tensor<2xf8E4M3FNUZ> {
   %0 = "stablehlo.sine"(%a) : (tensor<2xf8E4M3FNUZ>) -> tensor<2xf8E4M3FNUZ>

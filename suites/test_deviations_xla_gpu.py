@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import oracle
-from judge.deviation_conditions import CONDITIONS, triggered
+from judge.conditions import CONDITIONS, triggered
 from judge.known_deviations import DEVIATIONS_DIR, known_deviation, load_deviation_file
 
 GPU_FILE = os.path.join(DEVIATIONS_DIR, "xla-gpu.toml")

@@ -15,7 +15,7 @@ import pytest
 from conformance.run import check_case, plan
 from generators.cases import draw_cases, family_types, type_family
 from oracle.types import element_type
-from judge.known_deviations import deviation_for_case
+from judge.explain import deviation_for_case
 
 PAIRS = plan()
 FAMILIES = family_types(PAIRS)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import oracle
-from judge.deviation_conditions import triggered
+from judge.conditions import triggered
 from judge.known_deviations import known_deviation
 
 

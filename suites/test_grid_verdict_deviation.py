@@ -71,7 +71,7 @@ def test_repro_of_a_grid_crash_finds_the_entry_its_conditions_explain(monkeypatc
     names the entry grid_run found: the conditions are checked on the op, not left out."""
     from adapters.base import RunResult, RunStatus
     from conformance.fuzz_checking import check_grid_program
-    from judge.known_deviations import entry_of
+    from judge.explain import entry_for
 
     entries = [Deviation("fake", "add", "f32", ("crash",), "add crashes on a grid with a NaN", when="nan_operand")]
     monkeypatch.setattr(known_deviations, "KNOWN_DEVIATIONS", entries)
@@ -86,7 +86,7 @@ def test_repro_of_a_grid_crash_finds_the_entry_its_conditions_explain(monkeypatc
     for operand, explained in ((np.array([1, np.nan, 3], np.float32), True), (np.ones(3, np.float32), False)):
         verdict, _ = check_grid_program(CrashingGrid(), module, {(0, 0): [operand], (0, 1): [operand]})
         assert verdict.status == Status.CRASH and verdict.op == "stablehlo.add" and verdict.dtype == "f32"
-        assert bool(entry_of("fake", verdict, module)) == explained, verdict
+        assert bool(entry_for("fake", verdict, module)) == explained, verdict
 
 
 TWO_OPS = """
@@ -109,7 +109,7 @@ def test_a_grid_program_crash_is_explained_where_an_op_meets_its_entry(monkeypat
     an entry naming its abort's source location explains only a crash at that location."""
     from adapters.base import RunResult, RunStatus
     from conformance.fuzz_checking import check_grid_program
-    from judge.known_deviations import entry_of
+    from judge.explain import entry_for
 
     entries = [Deviation("fake", "add", "f32", ("crash",), "aborts (grid.cc:12) on a NaN", when="nan_operand")]
     monkeypatch.setattr(known_deviations, "KNOWN_DEVIATIONS", entries)
@@ -123,5 +123,5 @@ def test_a_grid_program_crash_is_explained_where_an_op_meets_its_entry(monkeypat
     module = oracle.parse_module(TWO_OPS)
     verdict, _ = check_grid_program(CrashingGrid(), module, {(0, 0): [operand], (0, 1): [operand]})
     assert verdict.status == Status.CRASH
-    assert bool(entry_of("fake", verdict, module)) == explained, verdict
+    assert bool(entry_for("fake", verdict, module)) == explained, verdict
     assert bool(verdict.deviation) == explained and ("nan_operand" in verdict.triggers) == explained

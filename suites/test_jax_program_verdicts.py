@@ -87,7 +87,7 @@ def _f32(*bits) -> np.ndarray:
 
 
 def test_nans_of_different_payloads_are_equal_keys_under_jax_comparator():
-    from judge.deviation_conditions import stable_sort_with_equal_keys
+    from judge.conditions.reductions import stable_sort_with_equal_keys
 
     # 0x7fc00000 and 0x7fc00001: two NaNs, bitwise different, equal once JAX canonicalizes them
     sort, operands = _jax_argsort(_f32(0x7FC00000, 0x3F800000, 0x7FC00001))
@@ -101,7 +101,7 @@ def test_nans_of_different_payloads_are_equal_keys_under_jax_comparator():
 
 
 def test_equal_keys_are_the_comparators_not_the_bits():
-    from judge.deviation_conditions import stable_sort_with_equal_keys
+    from judge.conditions.reductions import stable_sort_with_equal_keys
 
     # LT FLOAT: -0 and +0 are equal (neither is less), though their bits differ
     sort, operands = _jax_argsort(_f32(0x80000000, 0x00000000), comparator="lt")
@@ -139,7 +139,7 @@ def _product_program(inner: str, outer: str) -> str:
     ("%b1, %x", "%a, %a", False),
 ])
 def test_multiply_of_a_product_by_constant(inner, outer, holds):
-    from judge.deviation_conditions import triggered
+    from judge.conditions import triggered
 
     op, preceding = _culprit_and_preceding(_product_program(inner, outer))
     assert ("multiply_of_a_product_by_constant" in triggered(op, [np.ones(4)] * 2, preceding)) is holds
@@ -263,7 +263,7 @@ DOT_ADD = """func.func @main(%x: tensor<4x16xf32>, %w: tensor<16x4xf32>, %b: ten
 
 @pytest.mark.parametrize("operand, holds", [("d", True), ("e", False)])
 def test_contraction_operand(operand, holds):
-    from judge.deviation_conditions import triggered
+    from judge.conditions import triggered
 
     op, preceding = _culprit_and_preceding(DOT_ADD.replace("%OPERAND", f"%{operand}"))
     assert ("contraction_operand" in triggered(op, [np.ones((4, 4), np.float32)] * 2, preceding)) is holds

@@ -227,7 +227,7 @@ def test_a_listed_deviation_does_not_hide_another_mismatch_of_the_same_op(start,
     is a new finding, not that deviation."""
     from conformance.run import check_case
     from generators.programs import Case
-    from judge.known_deviations import deviation_for_case
+    from judge.explain import deviation_for_case
 
     inputs = [np.zeros(5, np.int32), np.array([[start]], np.int32), np.array([[1, 2, 3]], np.int32)]
     case = Case.written("scatter-case", SCATTER, "stablehlo.scatter", ["i32"], inputs)
@@ -238,7 +238,7 @@ def test_a_listed_deviation_does_not_hide_another_mismatch_of_the_same_op(start,
 
 
 def test_every_condition_named_in_the_deviation_files_exists():
-    from judge.deviation_conditions import CONDITIONS
+    from judge.conditions import CONDITIONS
     from judge.known_deviations import KNOWN_DEVIATIONS
     named = {d.when for d in KNOWN_DEVIATIONS if d.when}
     assert named and named <= set(CONDITIONS)
@@ -333,7 +333,7 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 
 def test_deviation_conditions_on_hand_made_cases():
-    from judge.deviation_conditions import triggered
+    from judge.conditions import triggered
     power = oracle.parse_module(POWER_XX).main.ops[0]
     assert "subnormal_operand" in triggered(power, [np.array([1e-40, 1.0, 2.0, 0.5], np.float32)] * 2)
     assert triggered(power, [np.array([1e-30, 1.0, 2.0, 0.5], np.float32)] * 2) == ()  # (operands of the op's shape)

@@ -6,7 +6,8 @@ import pytest
 
 import oracle
 from judge import known_deviations
-from judge.known_deviations import Deviation, explain_failure, explain_seen, refuses
+from judge.explain import explain_failure, explain_seen, refuses
+from judge.known_deviations import Deviation
 from judge.status import Status
 
 # is_finite's result is i1: a table names it by its operand type; convert f32 -> f16 then add

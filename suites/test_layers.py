@@ -26,6 +26,20 @@ LAYERS = (
 )
 RANK = {package: rank for rank, packages in enumerate(LAYERS) for package in packages}
 
+#: Modules only their own package may import.  The deviation tables and their conditions are
+#: the judge's: it puts the entry that explains a failure on its Verdict, and every caller above
+#: reads it there (``verdict.deviation``, ``case.deviation``) instead of matching the tables again.
+PACKAGE_ONLY = ("judge.known_deviations", "judge.deviation_conditions", "judge.conditions")
+
+
+def _package_only(target: str, name: str | None) -> str | None:
+    """The package-only module an import reaches (``from judge import known_deviations`` too), if any."""
+    for imported in (target, f"{target}.{name}" if name else target):
+        for module in PACKAGE_ONLY:
+            if imported == module or imported.startswith(module + "."):
+                return module
+    return None
+
 
 def _modules(root):
     for package in RANK:
@@ -97,6 +111,9 @@ def _violations(root=ROOT):
                 found.append(f"{where} (layer {RANK[package]} -> {RANK[top]})")
             if top in RANK and name and name.startswith("_") and not name.startswith("__") and target != module:
                 found.append(f"{where} (a private name of another module)")
+            inside = _package_only(target, name)
+            if inside and package != inside.split(".")[0]:
+                found.append(f"{where} ({inside} is {inside.split('.')[0]}'s own)")
         for line, alias, name in _private_attributes(path):
             found.append(f"{path.relative_to(root)}:{line}: {module} uses {alias}.{name} (a private name of another module)")
     return found
@@ -199,6 +216,20 @@ def test_the_check_can_fail(tmp_path, source, expected):
     (tmp_path / "oracle").mkdir()
     (tmp_path / "oracle" / "planted.py").write_text(source)
     assert [v for v in _violations(tmp_path) if expected in v]
+
+
+@pytest.mark.parametrize("source", [
+    "from judge.known_deviations import KNOWN_DEVIATIONS\n",
+    "from judge import known_deviations\n",
+    "def f():\n    import judge.deviation_conditions\n",
+])
+def test_only_the_judge_reads_the_deviation_tables(tmp_path, source):
+    """A report that matches the deviation tables itself is reported; the judge's own import is not."""
+    for package in ("reports", "judge"):
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "planted.py").write_text(source)
+    found = [v for v in _violations(tmp_path) if "is judge's own" in v]
+    assert len(found) == 1 and found[0].startswith("reports")
 
 
 def test_no_modules_import_each_other_in_a_circle():

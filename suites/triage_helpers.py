@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import oracle
-from judge.deviation_conditions import triggered
+from judge.conditions import triggered
 
 #: The modules each backend needs (the test is skipped without them).
 NEEDS = {"xla": ("jax",), "xla-fast": ("jax",), "iree-llvm-cpu": ("iree.compiler", "iree.runtime"),
