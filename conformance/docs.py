@@ -20,7 +20,7 @@ from typing import Callable
 
 from conformance.cli import build_parser
 from generators.ops import samplers_of
-from judge.known_deviations import load_deviations
+from judge.explain import load_deviations
 from judge.status import FAILING, Status
 from judge.tolerance import format_table
 from oracle.registry import all_ops, table_key

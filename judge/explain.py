@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .known_deviations import Deviation, deviation_for, known_deviation, recorded
-from .known_deviations import stale_deviations  # noqa: F401 (the tables' stale entries, for certify and reports)
+from .known_deviations import load_deviations, stale_deviations  # noqa: F401 (the tables themselves, their stale entries)
 from .messages import source_locations
 from .status import FAILING, Status
 
