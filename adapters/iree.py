@@ -550,6 +550,5 @@ class IreeBackend(WorkerBackend):
             return False, f"IREE is not installed ({e}); pip install 'stablehlo-conformance[iree]'"
         return super().available()
 
-    @property
     def version(self) -> str:
         return iree_version()

@@ -354,6 +354,5 @@ class TorchBackend(WorkerBackend):
             return False, "PyTorch is not installed; pip install 'stablehlo-conformance[torch]' (torch==2.13.0, CPU)"
         return super().available()
 
-    @property
     def version(self) -> str:
         return torch_version()

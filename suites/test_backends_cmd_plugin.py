@@ -21,6 +21,7 @@ import oracle
 import adapters
 from adapters import all_backend_names, get_backend
 from adapters.cmd import CmdBackend
+from adapters.plugins import PluginBackend
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RUNNER = f"cmd:{sys.executable} {REPO}/examples/oracle_runner.py {{program}} {{inputs}} {{outputs}}"
@@ -115,6 +116,7 @@ def test_plugin_is_found_and_runs(installed_plugin):
     assert "example-oracle" in all_backend_names()
     backend = get_backend("example-oracle")
     assert backend.name == "example-oracle" and backend.available()[0]
+    assert isinstance(backend, PluginBackend)  # (the example does not derive from adapters.base.Backend)
     r = backend.run(ADD, ADD_INPUTS)
     assert r.status == "ok" and r.outputs[0].tobytes() == ADD_OUTPUT.tobytes(), r
 
