@@ -616,22 +616,8 @@ def _check_one(args, name: str, out: str, programs: list, dims, inputs) -> int:
 
 
 def cmd_backends(args) -> int:
-    from adapters import BACKEND_NAMES, all_backend_names, get_backend
-    from adapters.plugins import describe
-    for name in all_backend_names():
-        backend = None
-        try:
-            backend = get_backend(name)
-            ok, why = backend.available()
-        except Exception as e:  # an adapter that cannot even be built is reported, not raised
-            ok, why = False, f"{type(e).__name__}: {e}"
-        finally:
-            if backend is not None:
-                backend.close()
-        if name not in BACKEND_NAMES:
-            why = f"{describe(name)}; {why}" if why else describe(name)
-        print(f"{name:<16} {'usable' if ok else 'not usable'}" + (f"  ({why})" if why else ""))
-    print("cmd:TEMPLATE     any program: --backend 'cmd:RUNNER {program} {inputs} {outputs}' (see README)")
+    from adapters.registry import backend_lines
+    print("\n".join(backend_lines(check=args.check)))
     return EXIT_OK
 
 
@@ -1047,7 +1033,8 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--seed", type=int, default=0)
     ex.set_defaults(fn=cmd_exhaustive)
 
-    b = sub.add_parser("backends", help="list the backends and whether they are usable here")
+    b = sub.add_parser("backends", help="list the backends and whether they are installed (--check: usable) here")
+    b.add_argument("--check", action="store_true", help="start each backend to confirm that it is usable here")
     b.set_defaults(fn=cmd_backends)
 
     pr = sub.add_parser("probe", help="which op x element type pairs a backend accepts (cached on disk)")
