@@ -1,4 +1,4 @@
-"""The backend protocol, run results, array (de)serialization and MLIR helpers.
+"""The backend interface, run results, array (de)serialization and MLIR helpers.
 
 Every backend takes a StableHLO program (MLIR text, pretty or generic, with a public
 ``@main``) plus numpy inputs and returns a :class:`RunResult`.  Arrays are numpy arrays
@@ -10,11 +10,11 @@ import jaxlib lazily and are meant to run inside worker processes (adapters/work
 
 from __future__ import annotations
 
+import abc
 import enum
 import json
 import struct
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -54,43 +54,87 @@ class RunResult:
         return f"RunResult({self.status!r}, {outs}, {msg!r}, {self.seconds:.4f}s)"
 
 
-@runtime_checkable
-class Backend(Protocol):
-    name: str
-    flushes_subnormals: bool
+class Backend(abc.ABC):
+    """What a backend offers.  Every backend has a ``name`` and says whether it is usable here
+    (``available``) and runs a program (``run``); each other member has a default that says
+    "not offered", which a backend that offers it overrides:
 
-    def available(self) -> tuple[bool, str]: ...
+    * ``supports``: every element type; ``run_many``: one ``run`` per input set;
+    * ``run_batch``: one ``run`` per case (``batch_size``: programs compiled as one module);
+    * ``run_grid``: none (``supports_grid``: it runs process grids);
+    * ``set_jobs``: one caller at a time (``takes_concurrent_callers``: threads may share it);
+    * ``restart``: nothing to restart (``restartable``: it starts a fresh process);
+    * ``worker_restarts``: none; ``batch_stats``: none kept; ``version``: none (``""``);
+    * ``close``: nothing to release.
 
-    def supports(self, element_type_names: set[str]) -> tuple[bool, str]: ...
+    Built-in backends derive from this class; a plug-in object that does not is wrapped
+    (adapters/plugins.py) so that callers read the same members of every backend."""
 
-    def run(self, program: str, inputs: list[np.ndarray], timeout: float = 60) -> RunResult: ...
+    name: str = ""
+    flushes_subnormals: bool = False  # the backend flushes subnormals to zero
+    batch_size: int = 0  # programs ``run_batch`` compiles as one module; 0: one compile per program
+    supports_grid: bool = False  # ``run_grid`` runs a program on a process grid
+    takes_concurrent_callers: bool = False  # after ``set_jobs(n)``, n threads may call it at once
+    restartable: bool = False  # ``restart()`` makes the next call run in a fresh process
+    batch_stats: dict | None = None  # counts of batches compiled and cases run alone, where it batches
 
-    def run_many(self, program: str, input_sets: list[list[np.ndarray]], timeout: float = 60) -> list[RunResult]: ...
+    @abc.abstractmethod
+    def available(self) -> tuple[bool, str]:
+        """(usable here?, what it is or why not)."""
 
-    def close(self) -> None: ...
+    @abc.abstractmethod
+    def run(self, program: str, inputs: list[np.ndarray], timeout: float = 60) -> RunResult:
+        """``program`` (MLIR text with a public @main) on one input set."""
 
-    # Optional: run_batch(programs, input_sets, timeout) -> list[RunResult], one result per
-    # (program, input set) exactly as run() gives for each alone (see run_batch below), and
-    # set_jobs(n): n threads may call the backend at once.
+    def supports(self, element_type_names: set[str]) -> tuple[bool, str]:
+        """(True, "") where the backend takes every one of these element types, else why not."""
+        return True, ""
+
+    def run_many(self, program: str, input_sets: list[list[np.ndarray]], timeout: float = 60) -> list[RunResult]:
+        """One RunResult per input set of one program."""
+        return [self.run(program, inputs, timeout=timeout) for inputs in input_sets]
+
+    def run_batch(self, programs: list[str], input_sets: list[list[np.ndarray]],
+                  timeout: float = 60) -> list[RunResult]:
+        """One RunResult per (program, input set), exactly as ``run`` gives for each alone."""
+        return [self.run(program, inputs, timeout=timeout) for program, inputs in zip(programs, input_sets)]
+
+    def run_grid(self, program: str, inputs: dict, num_replicas: int, num_partitions: int,
+                 timeout: float = 60) -> GridResult:
+        """Every process of a ``num_replicas x num_partitions`` grid (where ``supports_grid``)."""
+        raise NotImplementedError(f"backend {self.name} cannot run a process grid")
+
+    def set_jobs(self, jobs: int) -> None:
+        """Let ``jobs`` threads call the backend at once (where ``takes_concurrent_callers``)."""
+
+    def restart(self) -> None:
+        """Make the next call run afresh (where ``restartable``)."""
+
+    def worker_restarts(self) -> int:
+        """Restarts of the backend's processes so far, after crashes and timeouts."""
+        return 0
+
+    def version(self) -> str:
+        """The version of what runs the programs, where the backend knows it without starting."""
+        return ""
+
+    def close(self) -> None:
+        """Release what the backend holds (worker processes, caches)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
 
 
-def backend_version(backend) -> str:
-    """The backend's ``version`` if it has one, else what ``available()`` says about itself."""
-    version = getattr(backend, "version", None)
-    if not isinstance(version, str) or not version:
+def backend_version(backend: Backend) -> str:
+    """The backend's ``version()`` if it has one, else what ``available()`` says about itself."""
+    version = backend.version()
+    if not version:
         ok, version = backend.available()
         version = version if ok else "unavailable"
     return version
-
-
-def run_batch(backend, programs: list[str], input_sets: list[list[np.ndarray]],
-              timeout: float = 60) -> list[RunResult]:
-    """One RunResult per (program, input set): ``backend.run_batch`` where the backend has one
-    (adapters/worker.py compiles many programs as one module), else one ``run`` per case."""
-    batched = getattr(backend, "run_batch", None)
-    if batched is not None:
-        return batched(programs, input_sets, timeout)
-    return [backend.run(p, s, timeout=timeout) for p, s in zip(programs, input_sets)]
 
 
 class Rejected(Exception):

@@ -39,13 +39,13 @@ import numpy as np
 
 from oracle.arrays import load_arrays, save_arrays
 
-from .base import RunResult, RunStatus
+from .base import Backend, RunResult, RunStatus
 
 EXIT_REJECTED, EXIT_ERROR = 3, 4
 PLACEHOLDERS = ("{program}", "{inputs}", "{outputs}")
 
 
-class CmdBackend:
+class CmdBackend(Backend):
     flushes_subnormals = False  # unknown for an arbitrary runner: compare exactly
 
     def __init__(self, template: str, *, env: dict[str, str] | None = None):
@@ -66,9 +66,6 @@ class CmdBackend:
         if shutil.which(first) is None and not os.path.exists(first):
             return False, f"{first!r} not found on PATH"
         return True, f"external runner: {self.template}"
-
-    def supports(self, element_type_names: set[str]) -> tuple[bool, str]:
-        return True, ""
 
     def _command(self, folder: str) -> str:
         paths = {p: shlex.quote(os.path.join(folder, p.strip("{}") + (".mlir" if p == "{program}" else ".npz")))
@@ -130,9 +127,6 @@ class CmdBackend:
         else:
             how = f"exit status {code}"
         return RunResult(RunStatus.CRASH, None, f"runner {how}" + (f"; stderr:\n{message}" if message else ""), seconds)
-
-    def close(self) -> None:
-        pass
 
 
 def _tail(text: str, lines: int = 20) -> str:

@@ -74,6 +74,7 @@ import numpy as np
 from .base import Rejected, RunStatus, main_signature, parse_mlir
 from .batch import (DYNAMIC, CompiledBatch, LeftOut, combine_mains, compile_batch, entry_name, first_occurrences,
                     may_share_a_module, programs_named)
+from .registry import IREE_INSTALL
 from .worker import WorkerBackend, execute_each
 from .xla import Signature
 
@@ -547,9 +548,8 @@ class IreeBackend(WorkerBackend):
         try:
             iree_version()
         except ImportError as e:  # no need to start a worker to say so
-            return False, f"IREE is not installed ({e}); pip install 'stablehlo-conformance[iree]'"
+            return False, f"IREE is not installed ({e}); {IREE_INSTALL}"
         return super().available()
 
-    @property
     def version(self) -> str:
         return iree_version()

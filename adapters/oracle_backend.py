@@ -13,12 +13,13 @@ import time
 
 import numpy as np
 
-from .base import GridResult, RunResult, RunStatus
+from .base import Backend, GridResult, RunResult, RunStatus
 
 
-class OracleBackend:
+class OracleBackend(Backend):
     name = "oracle"
     flushes_subnormals = False
+    supports_grid = True
 
     def __init__(self):
         self._parsed: dict[str, object] = {}
@@ -34,9 +35,6 @@ class OracleBackend:
         except Exception as e:
             return False, f"oracle not importable: {type(e).__name__}: {e}"
         return True, "in-process numpy oracle"
-
-    def supports(self, element_type_names: set[str]) -> tuple[bool, str]:
-        return True, ""
 
     @staticmethod
     def _is(e: BaseException, name: str) -> bool:

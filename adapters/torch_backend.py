@@ -41,6 +41,7 @@ import numpy as np
 
 from .base import Rejected, RunStatus
 from .batch import LeftOut, first_occurrences, in_rounds, likeness, may_share_a_module
+from .registry import TORCH_INSTALL
 from .worker import WorkerBackend
 
 MODES = {"torch-eager": "eager", "torch-inductor": "inductor"}
@@ -351,9 +352,8 @@ class TorchBackend(WorkerBackend):
 
     def available(self) -> tuple[bool, str]:
         if importlib.util.find_spec("torch") is None:  # no need to start a worker to say so
-            return False, "PyTorch is not installed; pip install 'stablehlo-conformance[torch]' (torch==2.13.0, CPU)"
+            return False, f"PyTorch is not installed; {TORCH_INSTALL}"
         return super().available()
 
-    @property
     def version(self) -> str:
         return torch_version()

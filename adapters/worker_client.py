@@ -28,7 +28,7 @@ import weakref
 
 import numpy as np
 
-from .base import RunResult, RunStatus, backend_version, decode_payload, encode_message
+from .base import Backend, RunResult, RunStatus, backend_version, decode_payload, encode_message
 from .batch import likeness
 from .refusal_profile import RefusalProfile
 
@@ -70,6 +70,7 @@ class WorkerClient:
         self.per_case_compile = False
         self.info = ""
         self.restarts = 0
+        self.last_batch_failure = ""  # the worker's message on the last batch it refused
         self._buf = b""
         self._seq = 0  # the last request's sequence number; replies to earlier ones are dropped
         self._err_fd, self._err_path = tempfile.mkstemp(prefix=f"shlo-worker-{backend}-", suffix=".stderr")
@@ -440,7 +441,7 @@ class WorkerClient:
 BATCH_DEADLINE_CASES = 3
 
 
-class WorkerBackend:
+class WorkerBackend(Backend):
     """A Backend whose work happens in WorkerClients (subclasses set name etc.).
 
     ``set_jobs(n)`` lets up to n threads use the backend at once, each on its own worker
@@ -453,6 +454,8 @@ class WorkerBackend:
     flushes_subnormals = False
     worker_env: dict[str, str] = {}
     batch_size = 0  # programs per compiled module; 0: one compile per program
+    takes_concurrent_callers = True  # (one worker process per caller: ``set_jobs``)
+    restartable = True
     startup_timeout = 120.0  # seconds a worker may take to say it is ready
 
     def __init__(self, env: dict[str, str] | None = None):
@@ -489,9 +492,6 @@ class WorkerBackend:
     def worker_restarts(self) -> int:
         """Worker (or forked server) restarts so far, after crashes and timeouts, every client together."""
         return sum(client.restarts for client in self._clients)
-
-    def supports(self, element_type_names: set[str]) -> tuple[bool, str]:
-        return True, ""
 
     def run(self, program: str, inputs: list[np.ndarray], timeout: float = 60) -> RunResult:
         with self._client() as client:
@@ -585,7 +585,7 @@ class WorkerBackend:
             self._count("batched_cases", sum(r.status != "alone" for r in got))
             return
         self._count("failed_batches")
-        self.batch_failures.append(f"{failure}: {getattr(client, 'last_batch_failure', '')}"[:300])
+        self.batch_failures.append(f"{failure}: {client.last_batch_failure}"[:300])
         if failure in (RunStatus.CRASH, RunStatus.TIMEOUT):
             for i in indices:
                 results[i] = self._isolated(programs[i], input_sets[i], timeout)
@@ -606,12 +606,6 @@ class WorkerBackend:
     def close(self) -> None:
         for client in self._clients:
             client.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"

@@ -340,6 +340,7 @@ class XlaBackend(WorkerBackend):
     worker_name = "xla"
     flushes_subnormals = True  # XLA CPU flushes subnormals to zero; cannot be told otherwise
     worker_env = {"JAX_PLATFORMS": "cpu"}
+    supports_grid = True  # on virtual CPU devices (GRID_DEVICES)
 
     def __init__(self, env: dict[str, str] | None = None):
         flags = os.environ.get("XLA_FLAGS", "")

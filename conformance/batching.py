@@ -2,7 +2,7 @@
 (one worker process each) while the calling thread draws the next cases and judges the
 finished ones, in order.
 
-A batch is one ``adapters.base.run_batch`` call: ``backend.batch_size`` cases, which a backend
+A batch is one ``Backend.run_batch`` call: ``backend.batch_size`` cases, which a backend
 that can (xla, iree-llvm-cpu, iree-vmvx, torch-inductor: adapters/batch.py) compiles as one
 module and others run one by one.  The backend
 isolates any case whose batch fails, so each RunResult is what ``backend.run`` gives for
@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
-from adapters.base import run_batch
 
 
 class BatchedRunner:
@@ -25,12 +24,12 @@ class BatchedRunner:
         self.backend, self.timeout = backend, timeout
         # Threads only for backends that say they take concurrent callers (WorkerBackend):
         # cmd: runners and plug-ins are called from this thread, one case after another.
-        parallel = jobs > 1 and hasattr(backend, "set_jobs")
+        parallel = jobs > 1 and backend.takes_concurrent_callers
         if parallel:
             backend.set_jobs(jobs)
         self.jobs = jobs if parallel else 1
         self.executor = ThreadPoolExecutor(jobs, thread_name_prefix="shlo-batch") if parallel else None
-        self.batch_size = max(getattr(backend, "batch_size", 0) or 1, 1)
+        self.batch_size = max(backend.batch_size, 1)
         self.unsent: list = []  # cases waiting to fill a batch
         self.groups: deque = deque()  # [key, cases, error, futures]
         self.in_flight: set[Future] = set()
@@ -68,7 +67,7 @@ class BatchedRunner:
             return
         programs = [c.program for c, _ in cases]
         input_sets = [c.inputs for c, _ in cases]
-        future = self._start(run_batch, self.backend, programs, input_sets, self.timeout)
+        future = self._start(self.backend.run_batch, programs, input_sets, self.timeout)
         self.batches[future] = cases
         for _, group_futures in cases:
             if not group_futures or group_futures[-1] is not future:

@@ -213,7 +213,6 @@ def _raw_rate(backend_name: str, recorded: list, *, batched: bool) -> float:
     program at a time (``run_many``), or BATCH_PROGRAMS at a time as the campaign sends them
     (``run_batch``: one module where the backend has batches)."""
     from adapters import get_backend
-    from adapters.base import run_batch
     from conformance.fuzz import BATCH_PROGRAMS
 
     backend = get_backend(backend_name)
@@ -223,7 +222,7 @@ def _raw_rate(backend_name: str, recorded: list, *, batched: bool) -> float:
         if batched:
             for k in range(0, len(recorded), BATCH_PROGRAMS):
                 chunk = recorded[k:k + BATCH_PROGRAMS]
-                run_batch(backend, [text for text, sets in chunk for _ in sets], [s for _, sets in chunk for s in sets])
+                backend.run_batch([text for text, sets in chunk for _ in sets], [s for _, sets in chunk for s in sets])
         else:
             for text, input_sets in recorded:
                 backend.run_many(text, input_sets)
@@ -328,7 +327,7 @@ def compare_paths(backend_name: str = "xla", pairs: int = 60, max_examples: int 
         seconds = time.perf_counter() - started
         report[mode] = {"cases": len(results), "wall_s": round(seconds, 1),
                         "cpu_s": round(_cpu_seconds() - cpu, 1), "cases_per_s": round(len(results) / seconds, 2),
-                        **({"batches": dict(backend.batch_stats)} if mode == "new" and hasattr(backend, "batch_stats")
+                        **({"batches": dict(backend.batch_stats)} if mode == "new" and backend.batch_stats is not None
                            else {})}
         # crash messages carry pids and timestamps; compare their status only
         found[mode] = {r.id: (r.status, "" if r.status == "crash" else r.message) for r in results}

@@ -101,7 +101,7 @@ def check_texts(programs: list, backend, *, examples: int = DEFAULT_EXAMPLES, di
     already (a file that could not be read: ``unreadable``).  ``jobs`` input sets run at once
     where the backend takes concurrent callers (its worker processes); the results come in
     program order, ``on_result`` called in that order as they end."""
-    parallel = jobs > 1 and hasattr(backend, "set_jobs")
+    parallel = jobs > 1 and backend.takes_concurrent_callers
     if parallel:
         backend.set_jobs(jobs)
     executor = ThreadPoolExecutor(jobs, thread_name_prefix="shlo-check") if parallel else None

@@ -362,22 +362,8 @@ def _check_one(args, name: str, out: str, programs: list, dims, inputs) -> int:
 
 
 def cmd_backends(args) -> int:
-    from adapters import BACKEND_NAMES, all_backend_names, get_backend
-    from adapters.plugins import describe
-    for name in all_backend_names():
-        backend = None
-        try:
-            backend = get_backend(name)
-            ok, why = backend.available()
-        except Exception as e:  # an adapter that cannot even be built is reported, not raised
-            ok, why = False, f"{type(e).__name__}: {e}"
-        finally:
-            if backend is not None:
-                backend.close()
-        if name not in BACKEND_NAMES:
-            why = f"{describe(name)}; {why}" if why else describe(name)
-        print(f"{name:<16} {'usable' if ok else 'not usable'}" + (f"  ({why})" if why else ""))
-    print("cmd:TEMPLATE     any program: --backend 'cmd:RUNNER {program} {inputs} {outputs}' (see README)")
+    from adapters.registry import backend_lines
+    print("\n".join(backend_lines(check=args.check)))
     return EXIT_OK
 
 

@@ -175,7 +175,8 @@ def build_parser() -> argparse.ArgumentParser:
                        dtypes="comma-separated small float types (default: all of them)")
     _seed_option(ex)
 
-    b = sub.add_parser("backends", help="list the backends and whether they are usable here")
+    b = sub.add_parser("backends", help="list the backends and whether they are installed (--check: usable) here")
+    b.add_argument("--check", action="store_true", help="start each backend to confirm that it is usable here")
 
     pr = sub.add_parser("probe", help="which op x element type pairs a backend accepts (cached on disk)")
     _backend_options(pr, out=False)

@@ -56,7 +56,6 @@ import traceback
 import warnings
 
 import oracle
-from adapters.base import run_batch
 from generators.model_programs import program_mode
 from judge.status import Status
 from oracle import ir
@@ -144,7 +143,7 @@ class Campaign:
         self._pending: list[RunsInFlight] = []  # batches whose runs are in flight, oldest first (``_launch``)
         # a batch is judged while the next ones compile, where every backend takes two callers at
         # once (OVERLAPPING_CALLERS worker processes)
-        self._overlapping = self.batch_programs > 1 and all(hasattr(b, "set_jobs") for b in self.backends)
+        self._overlapping = self.batch_programs > 1 and all(b.takes_concurrent_callers for b in self.backends)
         if self._overlapping:
             for b in self.backends:
                 b.set_jobs(OVERLAPPING_CALLERS)
@@ -171,8 +170,8 @@ class Campaign:
         return max(1.0, min(self.timeout, self.deadline - time.perf_counter() + 1.0))
 
     def _run_batch(self, backend, programs: list[str], input_sets: list) -> list:
-        """Many programs' cases compiled as one module (adapters.base.run_batch)."""
-        return self._timed(backend, lambda: run_batch(backend, programs, input_sets, timeout=self._timeout()),
+        """Many programs' cases compiled as one module (``Backend.run_batch``)."""
+        return self._timed(backend, lambda: backend.run_batch(programs, input_sets, timeout=self._timeout()),
                            one_program=False)
 
     def _run_many(self, backend, program: str, input_sets: list) -> list:
@@ -183,12 +182,11 @@ class Campaign:
         """``call()``'s RunResults, its wall time counted as restarts where a worker restarted
         meanwhile, else as one program's compile and execute (``compile_and_execute``) or, for a
         batch compiled as one module, as compile, which dominates it."""
-        restarts = getattr(backend, "worker_restarts", lambda: 0)
-        before, t0 = restarts(), time.perf_counter()
+        before, t0 = backend.worker_restarts(), time.perf_counter()
         runs = call()
         wall = time.perf_counter() - t0
         compile_s, execute_s = compile_and_execute(runs, wall) if one_program else (wall, 0.0)
-        if restarts() != before:
+        if backend.worker_restarts() != before:
             self.stats.seconds["restarts"] += wall
         else:
             self.stats.seconds["compile"] += compile_s

@@ -167,13 +167,12 @@ def check_grid_program(backend, module: ir.Module, inputs: dict, *, timeout: flo
         return Verdict(Status.UNSUPPORTED, str(e)), {}
     except OracleError as e:
         return Verdict(Status.ERROR_ORACLE, str(e)), {}
-    run_grid = getattr(backend, "run_grid", None)
-    if run_grid is None:
+    if not backend.supports_grid:
         return Verdict(Status.REJECTED, f"{backend.name} cannot run a process grid"), expected
-    run = run_grid(oracle.print_module(module), inputs, grid[0], grid[1], timeout=timeout)
+    run = backend.run_grid(oracle.print_module(module), inputs, grid[0], grid[1], timeout=timeout)
     if run.status == RunStatus.OK:  # replayed on the whole grid where an output is off (judge_grid_program)
         def rerun_grid(program):
-            again = run_grid(program, inputs, grid[0], grid[1], timeout=timeout)
+            again = backend.run_grid(program, inputs, grid[0], grid[1], timeout=timeout)
             return again.outputs if again.status == RunStatus.OK else None
         pid, pv = judge_grid_program(module, inputs, run.outputs, grid=grid, expected=expected, masks=masks,
                                      bounds=bounds, traits=Traits.of(backend), rerun_grid=rerun_grid)

@@ -78,13 +78,13 @@ def compile_and_execute(runs, wall: float) -> tuple[float, float]:
 def compiles_batches(backend) -> bool:
     """Whether ``backend`` compiles many programs as one module (``batch_size`` > 1:
     adapters/worker_client.py's ``run_batch``)."""
-    return (getattr(backend, "batch_size", 0) or 0) > 1
+    return backend.batch_size > 1
 
 
 def first_replays_together(ready: list, runs: dict, run_together) -> dict:
     """The first replays judging will ask for (judge.verdict.first_replay) of a batch of programs
     (``ReadyProgram``) whose ``runs`` came back, run together: one ``run_together(backend,
-    programs, input_sets)`` (adapters.base.run_batch, timed by the campaign) per backend that
+    programs, input_sets)`` (``Backend.run_batch``, timed by the campaign) per backend that
     compiles batches, so one compile serves them all instead of one compile each (a
     campaign's replays were as costly as its programs).  {(program #, backend name, input set #):
     {replay text: RunResult}} for ``judge``'s ``replays_run``; a backend with one replay to run,
@@ -230,10 +230,9 @@ def again_on_fresh_workers(backend, module, inputs, signature: str, *, timeout: 
     memory out of bounds on a sort with a negative dimension and sometimes drops the sort (an i1
     one: in 4 of 12 fresh processes); a program that corrupts the heap makes a later one fail."""
     again = []
-    restart = getattr(backend, "restart", None)
-    for _ in range(CONFIRM_RUNS if restart is not None else 1):
-        if restart is not None:
-            restart()
+    for _ in range(CONFIRM_RUNS if backend.restartable else 1):
+        if backend.restartable:
+            backend.restart()
         run: Verdict = check_program(backend, module, inputs, timeout=timeout)
         again.append(run.status if run.status not in FINDING_STATUSES else signature_of(backend.name, run))
         if again[-1] != signature:

@@ -71,11 +71,10 @@ def check_grid_case(case, backend, *, timeout: float = 60.0, out_dir: str | None
     except OracleError as e:
         return ended(Status.ERROR, f"oracle: {e}")
 
-    run_grid = getattr(backend, "run_grid", None)
-    if run_grid is None:
+    if not backend.supports_grid:
         return ended(Status.REJECTED, f"backend {backend.name} cannot run a process grid "
                                       f"({case.grid[0]} x {case.grid[1]})")
-    run = run_grid(case.program, case.inputs, case.grid[0], case.grid[1], timeout=timeout)
+    run = backend.run_grid(case.program, case.inputs, case.grid[0], case.grid[1], timeout=timeout)
     if run.status != RunStatus.OK:
         return ended(Status(run.status), run.message, expected=expected)
 

@@ -167,7 +167,7 @@ def run_differential(backend, pairs, *, max_examples: int, seed: int, out_dir: s
     """Run every (op, element type) pair; returns every case's result (none is lost), in the
     order of the pairs and of each pair's cases.
 
-    ``batch`` (default): the cases go to the backend in batches (``adapters.base.run_batch``:
+    ``batch`` (default): the cases go to the backend in batches (``Backend.run_batch``:
     many cases compiled as one module where the backend can, each case isolated again when
     its batch fails) on ``jobs`` worker processes at once (default: one per core) while this
     thread draws the next cases and judges the finished ones.  ``batch=False``: one case at a

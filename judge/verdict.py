@@ -67,8 +67,9 @@ class Traits:
 
     @classmethod
     def of(cls, backend) -> "Traits":
-        return cls(flushes_subnormals=bool(getattr(backend, "flushes_subnormals", False)),
-                   backend=getattr(backend, "name", "") if backend is not None else "")
+        if backend is None:
+            return cls()
+        return cls(flushes_subnormals=bool(backend.flushes_subnormals), backend=backend.name)
 
 
 @dataclass

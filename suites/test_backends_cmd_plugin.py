@@ -18,9 +18,9 @@ import pytest
 
 import oracle
 
-import adapters
 from adapters import all_backend_names, get_backend
 from adapters.cmd import CmdBackend
+from adapters.plugins import PluginBackend
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RUNNER = f"cmd:{sys.executable} {REPO}/examples/oracle_runner.py {{program}} {{inputs}} {{outputs}}"
@@ -115,17 +115,22 @@ def test_plugin_is_found_and_runs(installed_plugin):
     assert "example-oracle" in all_backend_names()
     backend = get_backend("example-oracle")
     assert backend.name == "example-oracle" and backend.available()[0]
+    assert isinstance(backend, PluginBackend)  # (the example does not derive from adapters.base.Backend)
     r = backend.run(ADD, ADD_INPUTS)
     assert r.status == "ok" and r.outputs[0].tobytes() == ADD_OUTPUT.tobytes(), r
 
 
 def test_backends_command_lists_the_plugin(installed_plugin, monkeypatch, capsys):
+    from adapters import registry
     from conformance.cli import main
-    monkeypatch.setattr(adapters, "BACKEND_NAMES", ("oracle",))  # don't start every built-in worker
     assert main(["backends"]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("example-oracle"))
+    assert " installed " in line and "shlo-conform-example-plugin 0.1.0" in line
+    monkeypatch.setattr(registry, "BUILT_IN", {"oracle": registry.BUILT_IN["oracle"]})  # (start no built-in worker)
+    assert main(["backends", "--check"]) == 0
     lines = capsys.readouterr().out.splitlines()
     line = next(ln for ln in lines if ln.startswith("example-oracle"))
-    assert "usable" in line and "shlo-conform-example-plugin 0.1.0" in line and "shlo_example_plugin:make_backend" in line
+    assert " usable " in line and "shlo-conform-example-plugin 0.1.0" in line and "shlo_example_plugin:make_backend" in line
     assert any(ln.startswith("cmd:") for ln in lines)
 
 

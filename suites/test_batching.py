@@ -72,12 +72,11 @@ def test_a_crashing_or_rejected_case_is_isolated_and_attributed():
 
 
 def test_a_backend_without_batches_runs_case_by_case():
-    from adapters.base import run_batch
     from adapters.oracle_backend import OracleBackend
 
     text = "func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = stablehlo.negate %a : tensor<2xf32>\n" \
            "  return %0 : tensor<2xf32>\n}\n"
-    runs = run_batch(OracleBackend(), [text, text], [[np.array([1, 2], np.float32)], [np.array([3, 4], np.float32)]])
+    runs = OracleBackend().run_batch([text, text], [[np.array([1, 2], np.float32)], [np.array([3, 4], np.float32)]])
     assert [r.outputs[0].tolist() for r in runs] == [[-1, -2], [-3, -4]]
 
 

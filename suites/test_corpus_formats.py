@@ -15,7 +15,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from adapters import get_backend
+from adapters import Backend, get_backend
 from conformance.corpus import Check, CorpusCase, load_cases, parse_check, run_case, split_cases
 from judge.golden_checks import almost_eq_mask, eq_mask, evaluate_check, ulp_difference
 
@@ -31,12 +31,15 @@ def _oracle_run(case: CorpusCase):
     return res
 
 
-class FixedOutputs:
+class FixedOutputs(Backend):
     """A stand-in backend returning given outputs (tests the checks without any evaluator)."""
     name = "fixed"
 
     def __init__(self, outputs, status="ok", message=""):
         self.outputs, self.status, self.message = outputs, status, message
+
+    def available(self):
+        return True, "fixed outputs"
 
     def run(self, program, inputs, timeout=60):
         from adapters.base import RunResult

@@ -133,6 +133,7 @@ class RemembersAbs(OracleBackend):
     dimension, answers by what the worker ran before, which a fresh process (the reproducer's
     replay) does not repeat."""
     name = "remembers-abs"
+    restartable = True
 
     def __init__(self):
         super().__init__()

@@ -60,6 +60,7 @@ def test_compile_is_the_first_input_sets_time_beyond_the_others():
 class NegateWrongInTheFirstProcess(OracleBackend):
     """negate is off by one until the worker restarts: a failure that does not recur."""
     name = "negate-wrong-first"
+    restartable = True
 
     def __init__(self):
         super().__init__()
@@ -223,6 +224,7 @@ class OverlappingBatches(CompilesInBatches):
     """CompilesInBatches that takes calls from several threads at once (``set_jobs``, as a
     worker backend does): the campaign keeps batches in flight while it draws."""
     name = "overlapping-batches"
+    takes_concurrent_callers = True
 
     def set_jobs(self, jobs: int) -> None:
         self.jobs = jobs

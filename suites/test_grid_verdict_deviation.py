@@ -70,13 +70,14 @@ def test_repro_of_a_grid_crash_finds_the_entry_its_conditions_explain(monkeypatc
     """``shlo-conform repro`` of a one-op grid case (conformance/fuzz_checking.check_grid_program)
     names the entry grid_run found: the conditions are checked on the op, not left out."""
     from adapters.base import RunResult, RunStatus
+    from adapters.oracle_backend import OracleBackend
     from conformance.fuzz_checking import check_grid_program
     from judge.explain import entry_for
 
     entries = [Deviation("fake", "add", "f32", ("crash",), "add crashes on a grid with a NaN", when="nan_operand")]
     monkeypatch.setattr(known_deviations, "KNOWN_DEVIATIONS", entries)
 
-    class CrashingGrid:
+    class CrashingGrid(OracleBackend):  # (the oracle, but for its grid runs)
         name = "fake"
 
         def run_grid(self, program, inputs, replicas, partitions, timeout=60):
@@ -108,13 +109,14 @@ def test_a_grid_program_crash_is_explained_where_an_op_meets_its_entry(monkeypat
     explains it (its condition on the op's operands, the oracle's through the ops before it), and
     an entry naming its abort's source location explains only a crash at that location."""
     from adapters.base import RunResult, RunStatus
+    from adapters.oracle_backend import OracleBackend
     from conformance.fuzz_checking import check_grid_program
     from judge.explain import entry_for
 
     entries = [Deviation("fake", "add", "f32", ("crash",), "aborts (grid.cc:12) on a NaN", when="nan_operand")]
     monkeypatch.setattr(known_deviations, "KNOWN_DEVIATIONS", entries)
 
-    class CrashingGrid:
+    class CrashingGrid(OracleBackend):  # (the oracle, but for its grid runs)
         name = "fake"
 
         def run_grid(self, program, inputs, replicas, partitions, timeout=60):

@@ -189,10 +189,13 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
     module = oracle.parse_module(text)
     inputs = {(0, 0): [np.array([1, 2, 3, 4], np.float32)], (1, 0): [np.array([5, 6, 7, 8], np.float32)]}
 
-    class GridBackend:
+    from adapters.oracle_backend import OracleBackend
+
+    class GridBackend(OracleBackend):
         name, flushes_subnormals = "grid", False
 
         def __init__(self, wrong):
+            super().__init__()
             self.wrong = wrong
 
         def run_grid(self, program, inputs, num_replicas, num_partitions, timeout=60):

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 import oracle
+from adapters.oracle_backend import OracleBackend
 from conformance.fuzz import check_grid_program
 from judge.verdict import judge_grid_program
 from oracle.grid import evaluate_parallel, process_of
@@ -68,11 +69,12 @@ def _patched(name, change):
         info.evaluate = original
 
 
-class GridBackend:
+class GridBackend(OracleBackend):
     """The oracle on the grid, ``nudge``d ops one ULP up on every process, ``wrong`` op off on process (1, 0)."""
     name, flushes_subnormals = "grid", False
 
     def __init__(self, nudge=(), wrong=None):
+        super().__init__()
         self.nudge, self.wrong, self.runs = nudge, wrong, 0
 
     def run_grid(self, program, inputs, num_replicas, num_partitions, timeout=60):

@@ -10,7 +10,7 @@ import re
 import numpy as np
 import pytest
 
-from adapters.base import RunResult
+from adapters.base import Backend, RunResult
 from adapters.cache import cache_dir
 from conformance.probe import accepts, load_support, probe, support_path
 from conformance.run import plan
@@ -22,16 +22,19 @@ def private_cache(tmp_path, monkeypatch):
     return tmp_path / "cache"
 
 
-class FakeBackend:
+class FakeBackend(Backend):
     """Refuses i8 programs, gets f32 wrong (adds one), runs the rest on the oracle."""
     name = "fake/backend"  # odd characters must not break the cache file name
     flushes_subnormals = False
-    version = "1.0"
     runs = 0
 
-    def __init__(self):
+    def __init__(self, version="1.0"):
         from adapters.oracle_backend import OracleBackend
         self.oracle = OracleBackend()
+        self._version = version
+
+    def version(self):
+        return self._version
 
     def available(self):
         return True, "fake"
@@ -89,8 +92,7 @@ def test_new_pairs_are_probed_on_demand_and_versions_kept_apart():
     runs = FakeBackend.runs
     support = probe(backend, plan(["negate"], ["i32", "i16"]))
     assert FakeBackend.runs == runs + 1 and set(support["stablehlo.negate"]) == {"i32", "i16"}
-    other = FakeBackend()
-    other.version = "2.0"
+    other = FakeBackend(version="2.0")
     assert load_support(other) == {}
 
 

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import oracle
+from adapters.base import Backend
 from conformance.cli import main as cli
 from conformance.corpus import load_cases, run_case
 from conformance.run import check_case
@@ -153,11 +154,12 @@ def test_testdata_reproducer_runs_on_the_official_interpreter(xla_finding, capsy
 
 # ------------------------------------------------------- every kind of reproducer replays
 
-class FlipsABit:
+class FlipsABit(Backend):
     """A broken backend: the oracle's results with one high bit of the first element of the
     first result flipped (on every process of a grid)."""
     name = "flips-a-bit"
     flushes_subnormals = False
+    supports_grid = True
 
     def __init__(self, only_in: str = "stablehlo."):  # (only programs whose text holds ``only_in``)
         from adapters.oracle_backend import OracleBackend
@@ -165,6 +167,9 @@ class FlipsABit:
 
     def __getattr__(self, name):
         return getattr(self.inner, name)
+
+    def available(self):
+        return self.inner.available()
 
     @staticmethod
     def _broken(outputs):

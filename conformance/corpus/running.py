@@ -77,7 +77,7 @@ def _run_test_case(case: CorpusCase, be, timeout: float) -> CaseResult:
         return CaseResult(status=Status.UNSUPPORTED, message=case.unsupported_reason, **base)
     if case.error:
         return CaseResult(status=Status.ERROR, message=case.error, **base)
-    itself = getattr(be, "name", "") == "oracle"
+    itself = be.name == "oracle"
     t0 = time.perf_counter()
     try:
         # The oracle as the backend: its one evaluation is both the answer and what the judge needs.

@@ -2,8 +2,10 @@
 
 A backend is any object with: ``name``, ``flushes_subnormals``, ``available()``,
 ``supports(element_type_names)``, ``run(program, inputs, timeout)``,
-``run_many(program, input_sets, timeout)`` and ``close()`` (adapters/base.py), returning
-``adapters.base.RunResult``s.  This one evaluates programs with the stablehlo-conformance
+``run_many(program, input_sets, timeout)`` and ``close()``, returning
+``adapters.base.RunResult``s; shlo-conform gives it the defaults of the optional members
+(``run_batch``, ``run_grid``, ``version()``, ...).  A plug-in may instead derive from
+``adapters.base.Backend``, which declares them all.  This one evaluates programs with the stablehlo-conformance
 oracle in-process; a real plug-in compiles ``program`` (MLIR text with a public @main) for
 its device and runs it on ``inputs`` (numpy arrays, one per @main argument).  A backend that
 can crash or hang should run its work in a subprocess (adapters/worker.py does that).
