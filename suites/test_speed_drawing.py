@@ -48,7 +48,7 @@ def test_large_hook_drawn_tensors_come_at_array_speed_with_every_kind_of_value()
     import numpy as np
     from hypothesis import given, settings, strategies as st
 
-    from oracle.ops._elementwise import draw_shift_inputs
+    from generators.ops.elementwise import draw_shift_inputs
     from generators.ops.indexing import draw_index_values
     from oracle.registry import Signature
     from oracle.types import TensorType

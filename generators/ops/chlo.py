@@ -14,11 +14,12 @@ import numpy as np
 from hypothesis import strategies as st
 
 from oracle import ir
-from oracle.ops._elementwise import as_element, draw_same_shape
+from oracle.ops._elementwise import as_element
 from oracle.registry import Signature, all_ops
 from oracle.types import TensorType, element_type
 
 from . import samplers
+from .elementwise import draw_same_shape
 from .elements import drawn_elements, pick, sampled_from
 from .elements import integers as integer_sample
 
