@@ -43,7 +43,7 @@ def _sort_signature(types, shape, dimension: int, stable: bool | None, region) -
 
 # ------------------------------------------------------------------ attribute classes
 # The shapes, attributes and key values whose semantics the spec distinguishes
-# (registry.AttributeClass).  Keys come from a few values (many ties) and an i32 payload
+# (AttributeClass).  Keys come from a few values (many ties) and an i32 payload
 # numbers the elements in input order, so the payload shows the order a sort chose.
 
 def _key_values(et) -> np.ndarray:

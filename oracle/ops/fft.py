@@ -118,7 +118,7 @@ def fft_error_bound(op_, inputs, result_types):
     ||y^ - y||_2 <= log2(n) eta / (1 - log2(n) eta) ||y||_2,  eta = mu + gamma_4 (sqrt(2) + mu)
     (Higham 2002, Thm 24.2; mu = twiddle error ~ u), so eta <= 7u.  Transforms along several
     dimensions compose: the relative errors add, sum_i log2(n_i) eta.  Mixed-radix, Bluestein
-    and direct DFTs of the small lengths drawn here have the same form with a larger
+    and direct DFTs of the small lengths the suite draws have the same form with a larger
     constant, so we take (sum_i (ceil(log2 n_i) + 2)) * 8u, plus u for the 1/n of inverse
     transforms.  Every element of a transformed block is bounded by the block's normwise
     error; ||y||_2 is the norm of the full (untruncated) result: sqrt(N) ||x||_2 forward
