@@ -12,8 +12,8 @@ import pytest
 import oracle
 from generators.cases import case_seed, random_example
 from generators.ops import samplers_of
+from generators.ops.selection import compare_keys, special_scalars
 from generators.programs import attribute_class_cases
-from oracle.ops.selection import compare_keys, special_scalars
 from oracle.types import element_type
 
 from .test_oracle_reductions import body, evaluate_with_masks, reduce_program

@@ -16,11 +16,11 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-import oracle
 
 from adapters import all_backend_names, get_backend
 from adapters.cmd import CmdBackend
 from adapters.plugins import PluginBackend
+from generators.ops import samplers_of
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RUNNER = f"cmd:{sys.executable} {REPO}/examples/oracle_runner.py {{program}} {{inputs}} {{outputs}}"
@@ -86,7 +86,7 @@ def test_cli_run_with_the_runner(tmp_path):
     data = json.loads((tmp_path / "results.json").read_text())
     # per op x element type pair: the special-value case, then one drawn case; and select's
     # attribute classes once per element-type family (i1 and f32 are two)
-    classes = len(oracle.lookup("stablehlo.select").attribute_space)
+    classes = len(samplers_of("stablehlo.select").attribute_space)
     assert data["backend"] == RUNNER and len(data["cases"]) == 2 * 4 + 2 * classes
     assert code == 0 and set(data["summary"]) <= {"pass", "implementation-defined"}, data["summary"]
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from generators import profiles
 from generators.dtypes import element_type_list, element_types, op_element_types
+from generators.ops import SAMPLERS, Samplers, samplers_of
 from generators.programs import Case, case_id, one_op_programs
 from generators.shapes import shapes
 from generators.tensors import edge_values, input_sets, palette, tensors
@@ -307,16 +308,25 @@ def _dynamic_signature(draw, et):
 
 
 FAKE_ADD = OpInfo("stablehlo.add", family="test", evaluate=None,
-                  element_types=("f32", "bf16", "i8", "ui4", "f8E4M3FN", "complex<f32>", "i1"),
-                  draw_signature=_elementwise_signature)
-FAKE_COMPARE = OpInfo("stablehlo.compare", family="test", evaluate=None, element_types=("f32", "i32", "ui8"),
-                      draw_signature=_compare_signature)
-FAKE_DYNAMIC = OpInfo("stablehlo.multiply", family="test", evaluate=None, element_types=("f16",),
-                      draw_signature=_dynamic_signature)
+                  element_types=("f32", "bf16", "i8", "ui4", "f8E4M3FN", "complex<f32>", "i1"))
+FAKE_COMPARE = OpInfo("stablehlo.compare", family="test", evaluate=None, element_types=("f32", "i32", "ui8"))
+FAKE_DYNAMIC = OpInfo("stablehlo.multiply", family="test", evaluate=None, element_types=("f16",))
+FAKE_SAMPLERS = {"stablehlo.add": Samplers(draw_signature=_elementwise_signature),
+                 "stablehlo.compare": Samplers(draw_signature=_compare_signature),
+                 "stablehlo.multiply": Samplers(draw_signature=_dynamic_signature)}
+
+
+@pytest.fixture
+def fake_samplers(monkeypatch):
+    """The test records are drawn by the samplers above, in place of the real ops of their names."""
+    samplers_of("stablehlo.add")  # the real samplers are loaded first, then replaced
+    for name, hooks in FAKE_SAMPLERS.items():
+        monkeypatch.setitem(SAMPLERS, name, hooks)
+    return monkeypatch
 
 
 @pytest.mark.parametrize("info", [FAKE_ADD, FAKE_COMPARE, FAKE_DYNAMIC], ids=lambda i: i.mnemonic)
-def test_one_op_programs_print_and_parse_back(info):
+def test_one_op_programs_print_and_parse_back(info, fake_samplers):
     cases = collect(one_op_programs(info), 25)
     for case in cases:
         assert isinstance(case, Case) and case.op == info.name
@@ -335,7 +345,7 @@ def test_one_op_programs_print_and_parse_back(info):
     assert len({c.element_types for c in cases}) > 1 or info is FAKE_DYNAMIC
 
 
-def test_one_op_programs_shapes_and_names():
+def test_one_op_programs_shapes_and_names(fake_samplers):
     cases = collect(one_op_programs(FAKE_ADD, "f32"), 60)
     assert all(c.element_types == ("f32",) for c in cases)
     assert any(c.inputs[0].shape == () for c in cases)
@@ -344,7 +354,7 @@ def test_one_op_programs_shapes_and_names():
     assert compare[0].element_types == ("ui8", "i1")
 
 
-def test_case_id_is_stable_and_content_addressed():
+def test_case_id_is_stable_and_content_addressed(fake_samplers):
     first = [case_id(c) for c in collect(one_op_programs(FAKE_ADD), 20)]
     second = [case_id(c) for c in collect(one_op_programs(FAKE_ADD), 20)]
     assert first == second
@@ -362,11 +372,11 @@ def test_op_without_generator_is_refused():
         one_op_programs(OpInfo("stablehlo.fake", family="test", evaluate=None))
 
 
-def test_draw_inputs_hook_is_used():
+def test_draw_inputs_hook_is_used(fake_samplers):
     def draw_inputs(draw, sig):
         return [np.full(t.shape, 7, dtype=t.dtype) for t in sig.operand_types]
-    info = OpInfo("stablehlo.add", family="test", evaluate=None, element_types=("i32",),
-                  draw_signature=_elementwise_signature, draw_inputs=draw_inputs)
+    info = OpInfo("stablehlo.add", family="test", evaluate=None, element_types=("i32",))
+    fake_samplers.setitem(SAMPLERS, info.name, Samplers(draw_signature=_elementwise_signature, draw_inputs=draw_inputs))
     for c in collect(one_op_programs(info), 10):
         assert all((x == 7).all() for x in c.inputs)
 

@@ -30,6 +30,7 @@ from oracle.ops._special import complex_rounded, correctly_rounded, round_mp
 from oracle.types import element_type
 from judge.compare import compare
 from judge.tolerance import tolerance_for
+from generators.ops import samplers_of
 
 F32, F64 = element_type("f32"), element_type("f64")
 
@@ -345,14 +346,14 @@ def test_ragged_dot_batched_group_sizes_by_hand():
 
 def test_ragged_dot_draws_every_mode():
     from hypothesis import HealthCheck, given, settings, strategies as st
-    info = chlo.OPS["chlo.ragged_dot"]
+    hooks = samplers_of("chlo.ragged_dot")
     seen = set()
 
     @settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck))
     @given(st.data())
     def draw(data):
-        sig = data.draw(st.composite(lambda d: info.draw_signature(d, F32))())
-        inputs = data.draw(st.composite(lambda d: info.draw_inputs(d, sig))())
+        sig = data.draw(st.composite(lambda d: hooks.draw_signature(d, F32))())
+        inputs = data.draw(st.composite(lambda d: hooks.draw_inputs(d, sig))())
         dims = sig.attributes["ragged_dot_dimension_numbers"].value
         (ragged,) = dims["lhs_ragged_dimensions"]
         mode = 2 if ragged in dims["lhs_contracting_dimensions"] else 3 if ragged in dims["lhs_batching_dimensions"] else 1
@@ -414,7 +415,7 @@ def test_every_drawn_chlo_program_verifies_and_evaluates():
     from generators.programs import one_op_programs
     from oracle.registry import all_ops
 
-    infos = [i for n, i in sorted(all_ops().items()) if n.startswith("chlo.") and i.draw_signature]
+    infos = [i for n, i in sorted(all_ops().items()) if n.startswith("chlo.") and samplers_of(n).draw_signature]
     assert len(infos) >= 25
     seen = []
 

@@ -19,6 +19,7 @@ from oracle.errors import OracleError, UndefinedBehavior
 from oracle.types import TensorType, TupleType, element_type
 from suites.test_oracle_structural import check_drawn_signatures, random_value, run1
 from generators.drawing import Draw
+from generators.ops import samplers_of
 
 I32, I64, F32 = (element_type(n) for n in ("i32", "i64", "f32"))
 
@@ -358,13 +359,13 @@ def test_drawn_while_loops_are_bounded_and_reach_zero_and_several_iterations():
     programs run 0 iterations (edge counters) and several (small counters)."""
     from generators.programs import build_module
 
-    info = oracle.lookup("stablehlo.while")
+    hooks = samplers_of("stablehlo.while")
     trips = set()
 
     @settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck))
     @given(st.data(), st.sampled_from([-2**31, -1, 0, 1, 2, 2**31 - 1]))
     def run(data, start):
-        sig = info.draw_signature(Draw(data.draw), I32)
+        sig = hooks.draw_signature(Draw(data.draw), I32)
         module = build_module("stablehlo.while", sig)
         rng = np.random.default_rng(0)
         inputs = [np.array(start, np.int32)] + [random_value(rng, t) for t in sig.operand_types[1:]]

@@ -22,6 +22,7 @@ from oracle import Unsupported, evaluate, ir, parse_module
 from oracle.literals import parse_dense
 from oracle.types import ELEMENT_TYPES, element_type, parse_type
 from generators.drawing import Draw
+from generators.ops import samplers_of
 
 ELEMENTWISE = ("abs add and atan2 cbrt ceil complex cosine count_leading_zeros divide exponential "
                "exponential_minus_one floor imag is_finite log log_plus_one logistic maximum minimum multiply "
@@ -641,7 +642,7 @@ def test_registry_entries_match_the_spec_inputs():
     assert ops["stablehlo.complex"].element_types == ("f32", "f64")
     assert "i1" not in ops["stablehlo.subtract"].element_types
     assert "complex<f32>" not in ops["stablehlo.remainder"].element_types
-    assert ops["stablehlo.shift_left"].draw_inputs is not None
+    assert samplers_of("stablehlo.shift_left").draw_inputs is not None
 
 
 def _random_array(et, shape, rng):
@@ -674,14 +675,15 @@ def test_drawn_signatures_evaluate_and_print():
     @given(st.sampled_from(pairs), st.data())
     def check(pair, data):
         info, t = pair
-        sig = info.draw_signature(Draw(data.draw), t)
+        hooks = samplers_of(info)
+        sig = hooks.draw_signature(Draw(data.draw), t)
         assert all(o.shape == sig.result_types[0].shape for o in sig.operand_types)
         args = tuple(ir.Value(ty, f"%a{i}") for i, ty in enumerate(sig.operand_types))
         res = ir.Value(sig.result_types[0], "%r")
         fn = ir.Function("main", args, sig.result_types,
                          (ir.Op(info.name, args, (res,)), ir.Op("func.return", (res,), ())))
         module = ir.Module((fn,))
-        inputs = info.draw_inputs(Draw(data.draw), sig) if info.draw_inputs else \
+        inputs = hooks.draw_inputs(Draw(data.draw), sig) if hooks.draw_inputs else \
             [_random_array(ty.element_type, ty.shape, rng) for ty in sig.operand_types]
         evaluate(module, inputs)
         if rng.random() < 0.2:  # MLIR agrees with the signature (result type rules, i1, complex)
@@ -694,12 +696,11 @@ def test_shift_inputs_reach_the_edges():
     from hypothesis import find
     from hypothesis import strategies as st
 
-    from oracle import all_ops
-    info = all_ops()["stablehlo.shift_left"]
-    sig = info.draw_signature(Draw(lambda s, label=None: (8,)), "i8")  # a fixed shape
+    hooks = samplers_of("stablehlo.shift_left")
+    sig = hooks.draw_signature(Draw(lambda s, label=None: (8,)), "i8")  # a fixed shape
 
     def amounts(data):
-        return info.draw_inputs(Draw(data.draw), sig)[1].astype(np.int64)
+        return hooks.draw_inputs(Draw(data.draw), sig)[1].astype(np.int64)
     find(st.data(), lambda d: (amounts(d) >= 8).any())
     find(st.data(), lambda d: (amounts(d) < 0).any())
     find(st.data(), lambda d: ((amounts(d) >= 0) & (amounts(d) < 8)).all())

@@ -17,6 +17,7 @@ from oracle.types import element_type
 
 from .test_oracle_structural import check_drawn_signatures, op_fn, run1
 from generators.drawing import Draw
+from generators.ops import samplers_of
 
 E = element_type
 
@@ -288,14 +289,13 @@ def test_every_direction_and_type_combination_is_drawable():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    import oracle
-    info = oracle.lookup("stablehlo.compare")
+    hooks = samplers_of("stablehlo.compare")
     seen = set()
 
     @settings(max_examples=300, deadline=None, database=None)
     @given(st.data())
     def run(data):
-        sig = info.draw_signature(Draw(data.draw), E("f32"))
+        sig = hooks.draw_signature(Draw(data.draw), E("f32"))
         ct = sig.attributes.get("compare_type")
         seen.add((sig.attributes["comparison_direction"].value, ct.value if ct else None))
     run()

@@ -22,6 +22,7 @@ from oracle.errors import OracleError
 from oracle.types import ALL_ELEMENT_TYPES, TensorType, TupleType, element_type
 from generators.drawing import Draw
 from generators.ops import samplers_of
+from generators.ops.structural import factorization
 
 
 
@@ -288,8 +289,6 @@ def test_drawn_signatures_are_valid_mlir(name):
 
 
 def test_reshape_factorization_keeps_size():
-    from oracle.ops.structural import factorization
-
     @settings(max_examples=60, deadline=None, database=None)
     @given(st.data(), st.sampled_from([0, 1, 2, 6, 12, 60, 97, 625]))
     def run(data, n):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import oracle
 from generators.cases import collect_examples, first_case_of
+from generators.ops import samplers_of
 from generators.programs import case_id, one_op_programs, special_value_cases
 from generators.shapes import shapes
 from oracle.types import element_type
@@ -39,14 +40,13 @@ def test_drawn_cases_do_not_depend_on_strategies_built_before():
 
 
 def test_large_hook_drawn_tensors_come_at_array_speed_with_every_kind_of_value():
-    """An op record's hook draws a big tensor from one seeded numpy Generator (oracle/ops/_draws.py),
+    """An op record's hook draws a big tensor from one seeded numpy Generator (generators/ops/elements.py),
     keeping the kinds of values it draws one by one: shift amounts in range, equal to the width,
     past it and negative; chlo domain edges; index values past both ends."""
     import numpy as np
     from hypothesis import given, settings, strategies as st
 
-    from oracle.ops import chlo
-    from oracle.ops._elementwise import draw_shift_inputs
+    from generators.ops.elementwise import draw_shift_inputs
     from generators.ops.indexing import draw_index_values
     from oracle.registry import Signature
     from oracle.types import TensorType
@@ -58,7 +58,8 @@ def test_large_hook_drawn_tensors_come_at_array_speed_with_every_kind_of_value()
     @given(st.data())
     def draw_once(data):
         lhs, rhs = draw_shift_inputs(data.draw, Signature((TensorType((4000,), i8),) * 2, {}, ()))
-        (acos,) = chlo._DOMAINS["acos"](data.draw, Signature((TensorType((4000,), element_type("f32")),), {}, ()))
+        f32_tensor = Signature((TensorType((4000,), element_type("f32")),), {}, ())
+        (acos,) = samplers_of("chlo.acos").draw_inputs(data.draw, f32_tensor)
         index = draw_index_values(data.draw, element_type("i32"), (4000,), 0, 9)
         amounts = rhs.astype(np.int64)
         seen.setdefault("kinds", []).append(((amounts >= 0) & (amounts < 8)).any() and (amounts == 8).any()

@@ -11,12 +11,12 @@ import numpy as np
 from hypothesis import strategies as st
 
 from oracle import ir
-from oracle.ops.structural import data_class, distinct_inputs, distinct_sides
 from oracle.registry import Signature
 from oracle.types import ELEMENT_TYPES, TensorType, as_element_type
 
 from . import samplers
 from .elements import drawn_elements, integers, pick, sampled_from
+from .structural import data_class, distinct_inputs, distinct_sides
 
 __all__ = ["index_types", "draw_index_values", "draw_data"]
 

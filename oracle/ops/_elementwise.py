@@ -40,18 +40,16 @@ Numerics, in one place:
 
 from __future__ import annotations
 
-import math
 from functools import partial
 
 import numpy as np
 
 from ..errors import OracleError, UndefinedBehavior, Unsupported
 from ..numerics import note_unrepresentable, round_to
-from ._draws import drawn_elements, integers, pick, sampled_from
-from ..registry import OpInfo, Signature, register
+from ..registry import OpInfo, register
 from ..quantization import dequantize_op_quantize
 from ..types import (ALL_ELEMENT_TYPES, BOOL, COMPLEXES, ELEMENT_TYPES, FLOATS, SIGNED_INTEGERS,
-                     UNSIGNED_INTEGERS, ElementType, TensorType, element_type)
+                     UNSIGNED_INTEGERS, ElementType, element_type)
 
 F32 = np.dtype(np.float32)
 F64 = np.dtype(np.float64)
@@ -244,20 +242,8 @@ def component_type(et: ElementType) -> ElementType:
     return et.component if et.is_complex else et
 
 
-def draw_same_shape(arity: int, result=same_type, operand=same_type):
-    """draw_signature for an element-wise op: one shape for all operands and the result."""
-    def draw_signature(draw, element_type):
-        shapes = draw.shapes
-        et = as_element(element_type)
-        shape = draw(shapes())
-        t = TensorType(shape, operand(et))
-        return Signature((t,) * arity, {}, (TensorType(shape, result(et)),))
-    return draw_signature
-
-
-def elementwise(mnemonic: str, *, arity: int, kernels: dict, result=same_type,
-                draw_inputs=None, notes: str = "", unsupported: dict | None = None, extra: dict | None = None,
-                **facts):
+def elementwise(mnemonic: str, *, arity: int, kernels: dict, result=same_type, notes: str = "",
+                unsupported: dict | None = None, extra: dict | None = None, **facts):
     """Register ``stablehlo.<mnemonic>``.
 
     ``kernels`` maps an element-type name, or a group (a tuple of names), to a kernel
@@ -282,34 +268,7 @@ def elementwise(mnemonic: str, *, arity: int, kernels: dict, result=same_type,
         evaluate = dequantize_op_quantize(evaluate)
     info = OpInfo(name=name, family="elementwise", evaluate=evaluate,
                   element_types=element_types,
-                  draw_signature=draw_same_shape(arity, result), draw_inputs=draw_inputs,
                   spec=mnemonic, notes=notes, extra={"arity": arity, "result_type": result, **(extra or {})},
                   **facts)
     register(info)
     return info
-
-
-# ------------------------------------------------------------------- generators
-
-def draw_shift_inputs(draw, signature: Signature) -> list:
-    """Inputs for shift_left / shift_right_*: any lhs; shift amounts mostly in [0, bits), but
-    also exactly bits, larger than bits, and negative (top bit set) on purpose."""
-    from hypothesis import strategies as st
-
-    t = signature.operand_types[0]
-    et = as_element(t.element_type)
-    n = math.prod(t.shape)
-    w = et.bits
-    edges = sorted({0, 1, et.max_value, et.min_value} | ({-1} if et.is_signed else set()))
-    lhs = drawn_elements(draw, n, st.one_of(st.sampled_from(edges), st.integers(et.min_value, et.max_value)),
-                         lambda rng, k: pick(rng, k, sampled_from(edges), integers(et.min_value, et.max_value)))
-    top = (1 << w) - 1
-    amounts = ((0, w - 1), (0, w - 1),   # in range (twice as likely)
-               (min(w, top), min(w, top)),  # exactly the width
-               (min(w, top), top),          # >= width, as unsigned
-               (1 << (w - 1), top))         # top bit set: negative for signed types
-    rhs = drawn_elements(draw, n, st.one_of(*(st.integers(a, b) for a, b in amounts)),
-                         lambda rng, k: pick(rng, k, *(integers(a, b) for a, b in amounts)))
-    lhs_arr = wrap(np.array(lhs, dtype=I64 if et.is_signed else U64).reshape(t.shape), et)
-    rhs_arr = from_bits(np.array(rhs, dtype=U64).reshape(t.shape), et)
-    return [np.asarray(lhs_arr, et.dtype), np.asarray(rhs_arr, et.dtype)]

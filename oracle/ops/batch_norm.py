@@ -45,16 +45,15 @@ import numpy as np
 
 from ..allowances import ImplDefined, order_dependent
 from ..impl_defined_masks import recorded_by_oracle
-from .. import ir
 from ..errors import OracleError
 from ..numerics import round_to
-from ..registry import Signature, add_impl_defined, op, record_facts
+from ..registry import add_impl_defined, op, record_facts
 from ..quantization import dequantize_op_quantize
 from ._checks import reject_quantized, shape_error
 from .reductions import record_masks
-from .linalg import rounded_to_type, seeded_rng, to_result_type, widen
+from .linalg import to_result_type, widen
 from ..roundoff import gamma, operation_roundoff
-from ..types import FLOATS, ElementType, TensorType, as_element_type
+from ..types import FLOATS, ElementType
 
 __all__ = ["Bounded", "batch_norm_inference_wide", "batch_norm_training_wide", "batch_norm_grad_wide"]
 
@@ -266,74 +265,6 @@ def _evaluate(op_, args, ctx) -> list[np.ndarray]:
             for b, t in zip(results, types)]
 
 
-# ------------------------------------------------------------------------ generators
-
-def _draw_batch_norm(draw, element_type, kind: str) -> Signature:
-    from hypothesis import strategies as st
-
-    shapes = draw.shapes
-    et = as_element_type(element_type)
-    shape = draw(shapes(min_rank=1, max_rank=4, max_side=6))
-    fi = draw(st.integers(0, len(shape) - 1))
-    epsilon = draw(st.sampled_from([0.001, 0.0001, 0.5, 0.0]))  # (ir.FloatAttr prints 1e-05 unparsably)
-    t = TensorType(shape, et)
-    f = TensorType((shape[fi],), et)
-    attrs = {"epsilon": ir.FloatAttr(epsilon, "f32"), "feature_index": ir.IntegerAttr(fi, "i64")}
-    if kind == "inference":
-        return Signature((t, f, f, f, f), attrs, (t,))
-    if kind == "training":
-        return Signature((t, f, f), attrs, (t, f, f))
-    return Signature((t, f, f, f, t), attrs, (t, f, f))
-
-
-_DATA_KINDS = ("centered", "centered", "offset", "wide_range")
-
-
-def _inputs_for(kind: str):
-    return lambda draw, sig: _draw_batch_norm_inputs(draw, sig, kind)
-
-
-def _draw_batch_norm_inputs(draw, sig, op_kind: str) -> list[np.ndarray]:
-    """Operands N(0, 1), or around a large mean (1000: where the one-pass variance formula
-    E[x^2] - E[x]^2 cancels), or with a wide exponent range; scale / offset N(0, 1); mean,
-    variance the data's own statistics (variance > 0) or a few drawn ones; sometimes a NaN."""
-    from hypothesis import strategies as st
-    rng = seeded_rng(draw)
-    kind = draw(st.sampled_from(_DATA_KINDS))
-    t = sig.operand_types[0]
-    fi = int(sig.attributes["feature_index"].value)
-
-    def data(tt):
-        x = rng.standard_normal(tt.shape)
-        if kind == "offset":
-            x = x + 1000
-        elif kind == "wide_range":
-            x = x * 2.0 ** rng.integers(-8, 9, tt.shape)
-        return rounded_to_type(x, tt)
-
-    def feature(tt, positive=False):
-        x = np.abs(rng.standard_normal(tt.shape)) + 0.25 if positive else rng.standard_normal(tt.shape)
-        return rounded_to_type(x, tt)
-
-    x = data(t)
-    axes = tuple(d for d in range(len(t.shape)) if d != fi)
-    wide = x.astype(np.float64)
-    with np.errstate(all="ignore"):
-        stats = (wide.mean(axis=axes) if x.size else np.zeros(t.shape[fi]),
-                 wide.var(axis=axes) + 0.25 if x.size else np.ones(t.shape[fi]))
-    f_t = TensorType((t.shape[fi],), t.element_type)
-    if op_kind == "training":  # operand, scale, offset
-        inputs = [x, feature(f_t), feature(f_t)]
-    elif op_kind == "inference":  # operand, scale, offset, mean, variance
-        inputs = [x, feature(f_t), feature(f_t), rounded_to_type(stats[0], f_t), rounded_to_type(stats[1], f_t)]
-    else:  # grad: operand, scale, mean, variance, grad_output
-        inputs = [x, feature(f_t), rounded_to_type(stats[0], f_t), rounded_to_type(stats[1], f_t),
-                  rounded_to_type(rng.standard_normal(t.shape), t)]
-    if x.size and draw(st.integers(0, 9)) == 0:
-        x.reshape(-1)[rng.integers(x.size)] = np.nan
-    return inputs
-
-
 # ------------------------------------------------------------------------------- ops
 
 _EXTRA = {"error_bound": batch_norm_error_bound}
@@ -341,7 +272,6 @@ _EXTRA = {"error_bound": batch_norm_error_bound}
 
 @op("stablehlo.batch_norm_inference", family="batch_norm", element_types=_FLOAT_NAMES,
     quantized="bounded-in-float",
-    draw_signature=lambda draw, et: _draw_batch_norm(draw, et, "inference"), draw_inputs=_inputs_for("inference"),
     extra=_EXTRA, notes="the spec's decomposition in longdouble, rounded once")
 @dequantize_op_quantize
 def batch_norm_inference(op_, args, ctx, env):
@@ -350,7 +280,6 @@ def batch_norm_inference(op_, args, ctx, env):
 
 
 @op("stablehlo.batch_norm_training", quantized="bounded-in-float", family="batch_norm", element_types=_FLOAT_NAMES,
-    draw_signature=lambda draw, et: _draw_batch_norm(draw, et, "training"), draw_inputs=_inputs_for("training"),
     extra=_EXTRA, notes="the spec's decomposition in longdouble, rounded once")
 @dequantize_op_quantize
 def batch_norm_training(op_, args, ctx, env):
@@ -359,7 +288,6 @@ def batch_norm_training(op_, args, ctx, env):
 
 
 @op("stablehlo.batch_norm_grad", quantized="bounded-in-float", family="batch_norm", element_types=_FLOAT_NAMES,
-    draw_signature=lambda draw, et: _draw_batch_norm(draw, et, "grad"), draw_inputs=_inputs_for("grad"),
     extra=_EXTRA, notes="the spec's decomposition (XLA's batchnorm_expander formulas) in longdouble, rounded once")
 @dequantize_op_quantize
 def batch_norm_grad(op_, args, ctx, env):

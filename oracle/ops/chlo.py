@@ -55,12 +55,8 @@ from ..allowances import (ASSUMED_MAX_REDUCTION_TERMS, EPS, ORDER_REASON, ImplDe
 from ..errors import OracleError, Unsupported
 from ..impl_defined_masks import (CUT_SIDE, NONSTANDARD, complex_exceptions, either, exact_result_exceptions,
                                   imaginary_axis_cut, pole, real_axis_cut)
-from ..registry import OPS, OpInfo, Signature, add_impl_defined, record_facts, register
-from ..types import TensorType, element_type
-from ._elementwise import (COMPLEX_TYPES, FLOAT_TYPES, as_element, complex_via_c128, draw_same_shape,
-                           float_exact, wrap)
-from ._draws import drawn_elements, pick, sampled_from
-from ._draws import integers as integer_sample
+from ..registry import OPS, OpInfo, add_impl_defined, record_facts, register
+from ._elementwise import COMPLEX_TYPES, FLOAT_TYPES, complex_via_c128, float_exact, wrap
 from ._special import complex_rounded, correctly_rounded
 from .dot_general import DotDims, WideDot, canonical, round_result, wide_dot
 
@@ -377,78 +373,29 @@ def _binary_float_evaluate(exact, fast=None, hard=None):
     return evaluate
 
 
-# =========================================================== input domains (generators)
-
-def _domain_inputs(lo, hi, *, specials=(), integers=False):
-    """draw_inputs: values mostly in [lo, hi] (exact in the type), some edge values."""
-    def draw_inputs(draw, signature):
-        from hypothesis import strategies as st
-        out = []
-        for t in signature.operand_types:
-            et = as_element(t.element_type)
-            n = math.prod(t.shape)
-            inside = st.integers(int(lo), int(hi)).map(float) if integers else st.floats(lo, hi)
-            edges = (lo, hi) + tuple(specials)  # one element in ~8: most tensors have none
-            inside_sample = integer_sample(int(lo), int(hi)) if integers else (
-                lambda rng, k: rng.uniform(lo, hi, k))
-            vals = drawn_elements(draw, n, st.one_of(*[inside] * 7, st.sampled_from(edges)),
-                                  lambda rng, k: pick(rng, k, *[inside_sample] * 7, sampled_from(edges)))
-            arr = np.array(vals, np.float64).reshape(t.shape)
-            out.append(np.asarray(arr.astype(np.float32) if et.bits < 64 else arr).astype(et.dtype))
-        return out
-    return draw_inputs
-
-
-def _each_operand(*draws):
-    def draw_inputs(draw, signature):
-        return [d(draw, Signature((t,), {}, ())).pop() for d, t in zip(draws, signature.operand_types)]
-    return draw_inputs
-
-
-_NAN = math.nan
-_DOMAINS = {
-    "acos": _domain_inputs(-1.0, 1.0, specials=(0.0, -0.0, 1.5, _NAN)),
-    "asin": _domain_inputs(-1.0, 1.0, specials=(0.0, -0.0, -1.5, _NAN)),
-    "atanh": _domain_inputs(-1.0, 1.0, specials=(0.0, -0.0, 2.0, _NAN)),
-    "acosh": _domain_inputs(1.0, 50.0, specials=(0.5, math.inf, _NAN)),
-    "erf_inv": _domain_inputs(-1.0, 1.0, specials=(0.0, -0.0, 0.999, -0.999, _NAN)),
-    "lgamma": _domain_inputs(-6.0, 30.0, specials=(0.0, -1.0, -2.5, 1.0, 2.0, math.inf, _NAN)),
-    "digamma": _domain_inputs(-6.0, 30.0, specials=(0.0, -1.0, -2.5, 1.0, math.inf, _NAN)),
-    "cosh": _domain_inputs(-20.0, 20.0, specials=(0.0, math.inf, -math.inf, _NAN)),
-    "sinh": _domain_inputs(-20.0, 20.0, specials=(0.0, -0.0, math.inf, _NAN)),
-    "tan": _domain_inputs(-10.0, 10.0, specials=(0.0, -0.0, math.inf, _NAN)),
-    "erfc": _domain_inputs(-6.0, 12.0, specials=(0.0, math.inf, -math.inf, _NAN)),
-}
-
-
 # ================================================================== registration
 
-def _register(name, evaluate, element_types, *, draw_signature=None, draw_inputs=None, notes="",
-              extra=None):
+def _register(name, evaluate, element_types, *, notes="", extra=None):
     def as_arrays(op_, args, ctx, env):  # numpy returns scalars for 0-d arrays
         return [np.asarray(r) for r in evaluate(op_, args, ctx, env)]
     as_arrays.__name__ = name
     register(OpInfo(name=f"chlo.{name}", family=FAMILY, evaluate=as_arrays, element_types=element_types,
-                    draw_signature=draw_signature, draw_inputs=draw_inputs, spec=f"chlo.{name}",
-                    notes=notes, extra=extra or {}))
+                    spec=f"chlo.{name}", notes=notes, extra=extra or {}))
 
 
 _FLOAT_OR_COMPLEX = ("acos", "acosh", "asin", "asinh", "atan", "atanh", "cosh", "sinh", "tan")
 for _name in _FAST:
     _types = WIDE + (CPLX if _name in _FLOAT_OR_COMPLEX else ())
-    _register(_name, _unary_evaluate(_name), _types, draw_signature=draw_same_shape(1),
-              draw_inputs=_DOMAINS.get(_name), extra={"arity": 1})
+    _register(_name, _unary_evaluate(_name), _types, extra={"arity": 1})
 
 
 # --- polygamma(n, x), zeta(x, q)
-_polygamma_inputs = _each_operand(_domain_inputs(0, 4, integers=True, specials=(0.5,)),
-                                  _domain_inputs(-3.0, 20.0, specials=(0.0, -1.0, 1.0, math.inf)))
-_zeta_inputs = _each_operand(_domain_inputs(1.0, 12.0, specials=(0.5, 2.0, math.inf)),
-                             _domain_inputs(-3.0, 20.0, specials=(0.0, -2.0, -1.5, 1.0)))
 _register("polygamma", _binary_float_evaluate(
     polygamma_exact, lambda n, x: sp.polygamma(np.where(n == np.floor(n), n, np.nan).astype(np.int64), x),
     lambda n, x: (x < 1) | (n != np.floor(n)) | (n < 0) | (n > 50) | (n == 0)),
-    WIDE, draw_signature=draw_same_shape(2), draw_inputs=_polygamma_inputs, extra={"arity": 2})
+    WIDE, extra={"arity": 2})
+
+
 def _zeta_undecided(x, q):
     """q in {0, -1, ...} with x > 1 not an integer: the sum has a term 0^-x = +inf AND terms
     (q + n)^-x of negative bases, which are not real; no doc decides between +inf (Cephes,
@@ -458,7 +405,7 @@ def _zeta_undecided(x, q):
 
 
 _register("zeta", _binary_float_evaluate(zeta_exact, sp.zeta, lambda x, q: (q <= 0) | (x < 1.0001)),
-          WIDE, draw_signature=draw_same_shape(2), draw_inputs=_zeta_inputs, extra={"arity": 2})
+          WIDE, extra={"arity": 2})
 
 
 # --- next_after(x, y): std::nextafter (doc): the neighbour of x toward y, subnormals included.
@@ -486,7 +433,7 @@ def _next_after(op_, args, ctx, env):
     return [np.where(nan, np.array(np.nan, np.float32).astype(x.dtype), res)]
 
 
-_register("next_after", _next_after, WIDE, draw_signature=draw_same_shape(2), extra={"arity": 2})
+_register("next_after", _next_after, WIDE, extra={"arity": 2})
 
 
 # --- square: x * x (one correctly rounded multiply), conj
@@ -506,8 +453,7 @@ def _square(op_, args, ctx, env):
         return [np.asarray(kernel(et, args[0]))]
 
 
-_register("square", _square, WIDE + CPLX,
-          draw_signature=draw_same_shape(1), extra={"arity": 1})
+_register("square", _square, WIDE + CPLX, extra={"arity": 1})
 
 
 def _conj(op_, args, ctx, env):
@@ -515,7 +461,7 @@ def _conj(op_, args, ctx, env):
     return [np.conj(x) if np.iscomplexobj(x) else x.copy()]
 
 
-_register("conj", _conj, WIDE + CPLX, draw_signature=draw_same_shape(1), extra={"arity": 1})
+_register("conj", _conj, WIDE + CPLX, extra={"arity": 1})
 
 
 # --- is_inf / is_neg_inf / is_pos_inf: float -> i1
@@ -528,17 +474,8 @@ def _inf_test(kind):
     return evaluate
 
 
-def _draw_shape(draw, *, min_rank=0, max_rank=4, min_side=0, max_side=5):
-    """A static shape (hypothesis; the oracle does not import the generators layer)."""
-    from hypothesis import strategies as st
-    return tuple(draw(st.lists(st.integers(min_side, max_side), min_size=min_rank, max_size=max_rank)))
-
-
-_draw_predicate = draw_same_shape(1, result=lambda et: element_type("i1"))
-
-
 for _kind in ("is_inf", "is_neg_inf", "is_pos_inf"):
-    _register(_kind, _inf_test(_kind), FLOATS, draw_signature=_draw_predicate, extra={"arity": 1})
+    _register(_kind, _inf_test(_kind), FLOATS, extra={"arity": 1})
 
 
 # --- constant_like: a splat of ``value`` with the operand's shape (doc)
@@ -582,8 +519,7 @@ def _mulhi(op_, args, ctx, env):
     return [bits.view(et.dtype)]
 
 
-_register("mulhi", _mulhi, ("i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64"),
-          draw_signature=draw_same_shape(2), extra={"arity": 2})
+_register("mulhi", _mulhi, ("i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64"), extra={"arity": 2})
 
 
 # =================================================================== top_k
@@ -618,18 +554,7 @@ def _top_k(op_, args, ctx, env):
     return [values, order.astype(index_type.dtype)]
 
 
-def _draw_top_k(draw, operand_type):
-    from hypothesis import strategies as st
-    et = as_element(operand_type)
-    shape = _draw_shape(draw, min_rank=1)
-    if shape[-1] == 0:
-        shape = shape[:-1] + (1,)
-    k = draw(st.integers(0, shape[-1]))
-    out_shape = shape[:-1] + (k,)
-    return Signature((TensorType(shape, et),), {"k": ir.IntegerAttr(k, "i64")},
-                     (TensorType(out_shape, et), TensorType(out_shape, element_type("i32"))))
-
-_register("top_k", _top_k, ("i8", "i16", "i32", "i64", "ui8", "ui32") + WIDE, draw_signature=_draw_top_k)
+_register("top_k", _top_k, ("i8", "i16", "i32", "i64", "ui8", "ui32") + WIDE)
 
 
 # ================================================================ ragged_dot
@@ -731,48 +656,7 @@ def _ragged_dot(op_, args, ctx, env):
     return [round_result(WideDot(np.asarray(wide), None, 0, None), result_et).reshape(op_.results[0].type.shape)]
 
 
-def _draw_ragged_dot(draw, operand_type):
-    """The three modes of lax.ragged_dot_general, with 0-1 batch dims and group_sizes either
-    [g] or batched [b..., x..., g]: mode 1 lhs [b, m, k] x rhs [g, b, k, n] -> [b, m, n];
-    mode 2 lhs [b, m, k] x rhs [b, k, n] -> [g, b, m, n] (k ragged); mode 3 lhs [b, m, k] x
-    rhs [b, k, n] -> [b, m, n] (b ragged, needs a batch dim)."""
-    from hypothesis import strategies as st
-    et = as_element(operand_type)
-    mode = draw(st.sampled_from((1, 2, 3)))
-    nb = 1 if mode == 3 else draw(st.integers(0, 1))
-    b, m, k, n, g = (draw(st.integers(1, 4)) for _ in range(5))
-    B = (b,) * nb
-    bd = tuple(range(nb))
-    ragged = {1: nb, 2: nb + 1, 3: 0}[mode]
-    rhs_shape = ((g,) if mode == 1 else ()) + B + (k, n)
-    rhs_off = 1 if mode == 1 else 0
-    dims = ir.StructAttr("chlo.ragged_dot", (
-        ("lhs_batching_dimensions", bd), ("rhs_batching_dimensions", tuple(d + rhs_off for d in bd)),
-        ("lhs_contracting_dimensions", (nb + 1,)), ("rhs_contracting_dimensions", (nb + rhs_off,)),
-        ("lhs_ragged_dimensions", (ragged,)), ("rhs_group_dimensions", (0,) if mode == 1 else ())))
-    batched = mode != 3 and nb and draw(st.booleans())
-    sizes_shape = (B if batched else ()) + (g,)
-    out = ((g,) if mode == 2 else ()) + B + (m, n)
-    return Signature((TensorType(B + (m, k), et), TensorType(rhs_shape, et), TensorType(sizes_shape, element_type("i64"))),
-                     {"ragged_dot_dimension_numbers": dims}, (TensorType(out, et),))
-
-
-def _draw_ragged_dot_inputs(draw, signature):
-    """O(1) operands; group sizes >= 0 summing to at most the ragged dim (the rest is in no group)."""
-    from hypothesis import strategies as st
-    lhs_t, rhs_t, sizes_t = signature.operand_types
-    (ragged,) = signature.attributes["ragged_dot_dimension_numbers"].value["lhs_ragged_dimensions"]
-    length = lhs_t.shape[ragged]
-    rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
-    cuts = np.sort(rng.integers(0, length + 1, tuple(sizes_t.shape)), axis=-1)
-    sizes = np.diff(cuts, axis=-1, prepend=0).astype(np.int64)
-    def values(t):
-        return np.asarray(rng.uniform(-2, 2, t.shape).astype(np.float32)).astype(as_element(t.element_type).dtype)
-    return [values(lhs_t), values(rhs_t), sizes]
-
-
-_register("ragged_dot", _ragged_dot, ("f32", "bf16", "f16", "f64"), draw_signature=_draw_ragged_dot,
-          draw_inputs=_draw_ragged_dot_inputs,
+_register("ragged_dot", _ragged_dot, ("f32", "bf16", "f16", "f64"),
           notes="modes 1-3 of lax.ragged_dot_general; group_sizes [g] or batched [b..., x..., g]")
 
 
@@ -837,30 +721,14 @@ _BROADCAST = {
     "compare": "stablehlo.compare", "select": "stablehlo.select",
     "next_after": "chlo.next_after", "polygamma": "chlo.polygamma", "zeta": "chlo.zeta",
 }
-def _draw_broadcast(draw, operand_type):
-    """lhs of some shape, rhs of a trailing part of it (numpy-style broadcasting), or with
-    broadcast_dimensions mapping a lower-rank rhs onto chosen lhs dimensions."""
-    from hypothesis import strategies as st
-    et = as_element(operand_type)
-    shape = _draw_shape(draw, min_rank=1, max_rank=3, min_side=1)
-    rank = draw(st.integers(0, len(shape)))
-    attrs = {}
-    if rank and rank < len(shape) and draw(st.booleans()):
-        dims = tuple(sorted(draw(st.permutations(range(len(shape))))[:rank]))
-        attrs["broadcast_dimensions"] = ir.DenseArray("i64", dims)
-        rhs = tuple(shape[d] for d in dims)
-    else:
-        rhs = shape[len(shape) - rank:]
-    return Signature((TensorType(shape, et), TensorType(rhs, et)), attrs, (TensorType(shape, et),))
 
 
-_DRAWN_BROADCASTS = {"add": WIDE + ("i32", "i8", "ui32"), "subtract": WIDE + ("i32",), "multiply": WIDE + ("i32",),
-                     "divide": WIDE, "maximum": WIDE + ("i32",), "minimum": WIDE + ("i32",), "atan2": WIDE,
-                     "power": WIDE, "and": ("i1", "i32"), "or": ("i1", "i32"), "xor": ("i1", "i32")}
+# The broadcasting ops with element types (the others are registered for evaluation only).
+_BROADCAST_TYPES = {"add": WIDE + ("i32", "i8", "ui32"), "subtract": WIDE + ("i32",), "multiply": WIDE + ("i32",),
+                    "divide": WIDE, "maximum": WIDE + ("i32",), "minimum": WIDE + ("i32",), "atan2": WIDE,
+                    "power": WIDE, "and": ("i1", "i32"), "or": ("i1", "i32"), "xor": ("i1", "i32")}
 for _name, _base in _BROADCAST.items():
-    _drawn = _name in _DRAWN_BROADCASTS
-    _register(f"broadcast_{_name}", _broadcasting(_base), _DRAWN_BROADCASTS.get(_name, ()),
-              draw_signature=_draw_broadcast if _drawn else None,
+    _register(f"broadcast_{_name}", _broadcasting(_base), _BROADCAST_TYPES.get(_name, ()),
               notes=f"{_base} after numpy-style (or broadcast_dimensions) broadcasting")
 
 

@@ -28,20 +28,10 @@ _FAMILY = "collectives"
 _ALL_NAMES = tuple(t.name for t in ALL_ELEMENT_TYPES)
 
 
-def _generated(name: str) -> dict:
-    """The registry fields that make a collective generatable: a Signature on a random grid
-    (generators/collectives.py) and inputs drawn per process."""
-    def draw_signature(draw, et):
-        draw_collective = draw.draw_collective
-        return draw_collective(draw, name, et)
-
-    def draw_inputs(draw, signature):
-        draw_grid_inputs = draw.draw_grid_inputs
-        return draw_grid_inputs(draw, signature)
-    # manual_sharding: under several partitions each process runs the program as written
-    # (adapters/base.grid_program marks these ops mhlo.sharding = "{manual}").
-    return dict(family=_FAMILY, element_types=_ALL_NAMES, draw_signature=draw_signature, draw_inputs=draw_inputs,
-                manual_sharding=True)
+# The record fields of the collectives the suite draws (generators/ops/collectives.py).
+# manual_sharding: under several partitions each process runs the program as written
+# (adapters/base.grid_program marks these ops mhlo.sharding = "{manual}").
+_COLLECTIVE = dict(family=_FAMILY, element_types=_ALL_NAMES, manual_sharding=True)
 
 
 # ----------------------------------------------------------------- process groups
@@ -201,7 +191,7 @@ def partition_id(op_, args, ctx, env):
     return [np.array(process_of(ctx).partition_id, dtype=_UI32.dtype)]
 
 
-@op("stablehlo.all_gather", **_generated("all_gather"))
+@op("stablehlo.all_gather", **_COLLECTIVE)
 @on_storage
 def all_gather(op_, args, ctx, env):
     dim = int(op_.attr("all_gather_dim"))
@@ -215,7 +205,7 @@ def all_gather(op_, args, ctx, env):
     return [np.concatenate([received[p][i] for p in group], axis=dim) for i in range(len(args))]
 
 
-@op("stablehlo.all_reduce", **_generated("all_reduce"))
+@op("stablehlo.all_reduce", **_COLLECTIVE)
 @on_storage
 def all_reduce(op_, args, ctx, env):
     _check_computation(op_, [v.type for v in op_.operands], "C5")
@@ -227,7 +217,7 @@ def all_reduce(op_, args, ctx, env):
     return results
 
 
-@op("stablehlo.reduce_scatter", **_generated("reduce_scatter"))
+@op("stablehlo.reduce_scatter", **_COLLECTIVE)
 @on_storage
 def reduce_scatter(op_, args, ctx, env):
     (x,) = args
@@ -248,7 +238,7 @@ def reduce_scatter(op_, args, ctx, env):
     return [mine]
 
 
-@op("stablehlo.all_to_all", **_generated("all_to_all"))
+@op("stablehlo.all_to_all", **_COLLECTIVE)
 @on_storage
 def all_to_all(op_, args, ctx, env):
     split_dim, concat_dim = int(op_.attr("split_dimension")), int(op_.attr("concat_dimension"))
@@ -279,7 +269,7 @@ def _zeros_like(x: np.ndarray) -> np.ndarray:
     return np.zeros(x.shape, dtype=x.dtype)
 
 
-@op("stablehlo.collective_permute", **_generated("collective_permute"))
+@op("stablehlo.collective_permute", **_COLLECTIVE)
 @on_storage
 def collective_permute(op_, args, ctx, env):
     (x,) = args
@@ -308,7 +298,7 @@ def collective_permute(op_, args, ctx, env):
     return [result]
 
 
-@op("stablehlo.collective_broadcast", **_generated("collective_broadcast"))
+@op("stablehlo.collective_broadcast", **_COLLECTIVE)
 @on_storage
 def collective_broadcast(op_, args, ctx, env):
     (x,) = args

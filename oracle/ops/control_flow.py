@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import ir
 from ..errors import OracleError
 from ..evaluator import check_value
-from ..registry import Signature, op
-from ..types import ALL_ELEMENT_TYPES, BOOL, ELEMENT_TYPES, ElementType, TensorType, TupleType, as_element_type
+from ..registry import op
+from ..types import ALL_ELEMENT_TYPES, BOOL, ELEMENT_TYPES, TensorType, TupleType
 
 _ALL_NAMES = tuple(t.name for t in ALL_ELEMENT_TYPES)
 _I32 = ELEMENT_TYPES["i32"]
@@ -43,125 +42,9 @@ def _scalar_of(op_, value, et, name: str) -> np.generic:
     return value[()]
 
 
-# ----------------------------------------------------------------------- generators
-# Region bodies use only exact, structural computations on the drawn element type
-# (permuting values, negate / not, integer add), so a mismatch points at the control
-# flow, not at some other op's rounding.
-
-def _value_types(draw, et: ElementType, *, min_size: int, max_size: int = 3) -> tuple:
-    """``min_size``-3 tensor types of ``et`` (some sharing a type, so values can be swapped)."""
-    from hypothesis import strategies as st
-
-    shapes = draw.shapes
-    n = draw(st.integers(min_size, max_size))
-    out: list = []
-    for _ in range(n):
-        if out and draw(st.integers(0, 2)) == 0:
-            out.append(draw(st.sampled_from(out)))
-        else:
-            out.append(TensorType(draw(shapes(max_rank=2, max_side=3)), et))
-    return tuple(out)
-
-
-class _RegionBuilder:
-    """Appends ops to a region under construction (results named %r0, %r1, ...)."""
-
-    def __init__(self, arg_types=()):
-        self.args = tuple(ir.Value(t, f"%b{i}") for i, t in enumerate(arg_types))
-        self.ops: list[ir.Op] = []
-
-    def emit(self, name: str, operands, result_type, **attributes) -> ir.Value:
-        result = ir.Value(result_type, f"%r{len(self.ops)}")
-        self.ops.append(ir.Op(name, tuple(operands), (result,), attributes))
-        return result
-
-    def constant(self, array: np.ndarray, t: TensorType) -> ir.Value:
-        return self.emit("stablehlo.constant", (), t, value=ir.DenseElements(array, t))
-
-    def finish(self, results) -> ir.Region:
-        return ir.Region(self.args, tuple(self.ops) + (ir.Op("stablehlo.return", tuple(results), ()),))
-
-
-def _step(draw, b: _RegionBuilder, x: ir.Value, same_type: list) -> ir.Value:
-    """One loop step for a carried value: keep it, take another carried value of its type,
-    or an exact element-wise op (negate, not, integer add)."""
-    from hypothesis import strategies as st
-    et = x.type.element_type
-    menu = ["keep", "swap"] if same_type else ["keep"]
-    if et.is_integer or et.is_bool:
-        menu += ["not", "add"]
-    if (et.is_float and et.has_negative_zero) or et.is_complex or et.is_signed:
-        menu.append("negate")
-    choice = draw(st.sampled_from(menu))
-    if choice == "swap":
-        return draw(st.sampled_from(same_type))
-    if choice in ("not", "negate"):
-        return b.emit(f"stablehlo.{choice}", (x,), x.type)
-    if choice == "add":
-        return b.emit("stablehlo.add", (x, draw(st.sampled_from(same_type + [x]))), x.type)
-    return x
-
-
-def _draw_while(draw, element_type):
-    """A loop with an si32 counter: runs while 0 <= counter < bound, so it ends after at
-    most ``bound`` iterations whatever the drawn inputs (edge values included)."""
-    from hypothesis import strategies as st
-    et = as_element_type(element_type)
-    counter_t = TensorType((), _I32)
-    types = (counter_t,) + _value_types(draw, et, min_size=1)
-    bound = draw(st.integers(0, 4))
-
-    def i32(v):
-        return np.array(v, dtype=np.int32)
-
-    def compare(b, direction, lhs, rhs):
-        return b.emit("stablehlo.compare", (lhs, rhs), TensorType((), BOOL),
-                      comparison_direction=ir.EnumAttr("comparison_direction", direction),
-                      compare_type=ir.EnumAttr("comparison_type", "SIGNED"))
-
-    c = _RegionBuilder(types)
-    in_range = c.emit("stablehlo.and", (compare(c, "GE", c.args[0], c.constant(i32(0), counter_t)),
-                                         compare(c, "LT", c.args[0], c.constant(i32(bound), counter_t))),
-                      TensorType((), BOOL))
-    cond = c.finish([in_range])
-    b = _RegionBuilder(types)
-    results = [b.emit("stablehlo.add", (b.args[0], b.constant(i32(1), counter_t)), counter_t)]
-    for x in b.args[1:]:
-        results.append(_step(draw, b, x, [y for y in b.args[1:] if y is not x and y.type == x.type]))
-    body = b.finish(results)
-    return Signature(types, {}, types, regions=(cond, body))
-
-
-def _draw_branches(draw, element_type, op_name: str):
-    """case / if whose branches return different constants (drawn bit patterns) of the
-    drawn result types; case has 1-4 branches."""
-    from hypothesis import strategies as st
-
-    from .structural import values_of
-    et = as_element_type(element_type)
-    result_types = _value_types(draw, et, min_size=0)
-    n = 2 if op_name == "if" else draw(st.integers(1, 4))
-    branches = []
-    for _ in range(n):
-        b = _RegionBuilder()
-        branches.append(b.finish([b.constant(values_of(t.element_type, t.shape, draw), t) for t in result_types]))
-    selector = TensorType((), BOOL if op_name == "if" else _I32)
-    return Signature((selector,), {}, result_types, regions=tuple(branches))
-
-
-def _draw_case(draw, element_type):
-    return _draw_branches(draw, element_type, "case")
-
-
-def _draw_if(draw, element_type):
-    return _draw_branches(draw, element_type, "if")
-
-
 # ---------------------------------------------------------------------------- while
 
-
-
-@op("stablehlo.while", family="control_flow", element_types=_ALL_NAMES, draw_signature=_draw_while,
+@op("stablehlo.while", family="control_flow", element_types=_ALL_NAMES,
     notes="element_types: of the loop-carried tensors besides the si32 counter; a loop still running after "
           "WHILE_ITERATION_LIMIT iterations is reported (infinite loops are TBD, #383)")
 def while_(op_, args, ctx, env):
@@ -198,7 +81,7 @@ def _check_branches(op_, branches, constraint: str) -> list:
     return [r.type for r in op_.results]
 
 
-@op("stablehlo.case", family="control_flow", element_types=_ALL_NAMES, draw_signature=_draw_case,
+@op("stablehlo.case", family="control_flow", element_types=_ALL_NAMES,
     notes="element_types: of the branches' results (the index is si32); index out of range -> last branch")
 def case(op_, args, ctx, env):
     branches = op_.regions
@@ -212,7 +95,7 @@ def case(op_, args, ctx, env):
     return _region_results(op_, f"branch #{k}", ctx.run_region(selected, [], env), result_types, "C3")
 
 
-@op("stablehlo.if", family="control_flow", element_types=_ALL_NAMES, draw_signature=_draw_if,
+@op("stablehlo.if", family="control_flow", element_types=_ALL_NAMES,
     notes="element_types: of the branches' results (pred is i1)")
 def if_(op_, args, ctx, env):
     if len(op_.regions) != 2:
@@ -256,13 +139,7 @@ def composite(op_, args, ctx, env):
 
 # ------------------------------------------------------------- optimization_barrier
 
-def _draw_optimization_barrier(draw, element_type):
-    types = _value_types(draw, as_element_type(element_type), min_size=0)
-    return Signature(types, {}, types)
-
-
-@op("stablehlo.optimization_barrier", family="control_flow", element_types=_ALL_NAMES,
-    draw_signature=_draw_optimization_barrier)
+@op("stablehlo.optimization_barrier", family="control_flow", element_types=_ALL_NAMES)
 def optimization_barrier(op_, args, ctx, env):
     operand_types = [v.type for v in op_.operands]
     result_types = [r.type for r in op_.results]
@@ -298,4 +175,3 @@ def get_tuple_element(op_, args, ctx, env):
         raise OracleError(f"type(result) {op_.results[0].type} != tuple_element_types(operand)[{index}] "
                           f"{operand_type.types[index]}", op=op_.name, constraint="C2")
     return [args[0][index]]
-

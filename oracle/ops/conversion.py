@@ -15,16 +15,14 @@ import numpy as np
 from ..allowances import ImplDefined, componentwise_complex, correctly_rounded
 from ..impl_defined_masks import (CONVERT, bitcast_of_nan, bitcast_widths_differ, convert_unrepresentable,
                                   reduce_precision_narrow_ambiguous, reduce_precision_zero_mantissa_tie)
-from .. import ir
 from ..element_conversion import as_float64, convert_array
 from ..errors import OracleError, Unsupported
 from ..numerics import round_to as round_float64_to
-from ..registry import Signature, add_impl_defined, op, record_facts
+from ..registry import add_impl_defined, op, record_facts
 from ..quantization import dequantize_op_quantize, on_storage
-from ..types import (ALL_ELEMENT_TYPES, ELEMENT_TYPES, FLOATS, ElementType, QuantizedElementType, TensorType,
-                     as_element_type)
+from ..types import ALL_ELEMENT_TYPES, ELEMENT_TYPES, FLOATS, ElementType, QuantizedElementType, TensorType
 
-__all__ = ["reduce_precision_array", "bitcast_array", "round_float64_to"]
+__all__ = ["reduce_precision_array", "bitcast_array", "bit_width", "bitcast_targets", "round_float64_to"]
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -106,10 +104,9 @@ def reduce_precision_array(x: np.ndarray, et: ElementType, exponent_bits: int, m
     return np.asarray(round_float64_to(reduced.astype(np.float64), et), dtype=et.dtype)
 
 
-
 # ------------------------------------------------------------------- bitcast_convert
 
-def _bit_width(et: ElementType) -> int:
+def bit_width(et: ElementType) -> int:
     return et.bits
 
 
@@ -170,7 +167,7 @@ def bitcast_array(x: np.ndarray, src: ElementType, dst: ElementType,
     """The spec's ``bitcast_convert`` (bits(result[...]) = bits(operand[...]), see its
     Semantics), in little-endian order, as the reference interpreter lays bits out."""
     x = np.asarray(x)
-    a, b = _bit_width(src), _bit_width(dst)
+    a, b = bit_width(src), bit_width(dst)
     if src.is_complex != dst.is_complex:  # bitcast_convert (C2)
         raise OracleError(f"cannot bitcast between {src} and {dst}: both or neither must be complex",
                           op=op_name, constraint="C2")
@@ -187,7 +184,7 @@ def bitcast_array(x: np.ndarray, src: ElementType, dst: ElementType,
 
 
 def _bitcast_bits(x: np.ndarray, src: ElementType, dst: ElementType) -> np.ndarray:
-    a, b = _bit_width(src), _bit_width(dst)
+    a, b = bit_width(src), bit_width(dst)
     bits = _to_bit_matrix(x, src)
     if b == a:
         return _from_bit_matrix(bits, dst)
@@ -202,20 +199,7 @@ _ALL_NAMES = tuple(t.name for t in ALL_ELEMENT_TYPES)
 _FLOAT_NAMES = tuple(t.name for t in FLOATS)
 
 
-
-def _draw_convert(draw, element_type, key=None):
-    from hypothesis import strategies as st
-
-    shapes = draw.shapes
-    src = as_element_type(element_type)
-    dst = as_element_type(key) if key is not None else draw(st.sampled_from(ALL_ELEMENT_TYPES))
-    shape = draw(shapes(max_rank=3))
-    return Signature((TensorType(shape, src),), {}, (TensorType(shape, dst),))
-
-
-# Signature keys (generators.programs.signature_keys): every (source, destination) pair is its own case.
-@op("stablehlo.convert", family="conversion", element_types=_ALL_NAMES, draw_signature=_draw_convert,
-    extra={"signature_keys": lambda src: _ALL_NAMES},
+@op("stablehlo.convert", family="conversion", element_types=_ALL_NAMES,
     notes="float->int out of range / NaN and float->narrow-float overflow are implementation-defined (#180)")
 def convert(op_, args, ctx, env):
     in_t, out_t = _tensor_types(op_)
@@ -225,42 +209,28 @@ def convert(op_, args, ctx, env):
     return [convert_array(x, in_t.element_type, out_t.element_type)]
 
 
-def _bitcast_targets(src: ElementType) -> list[ElementType]:
-    a = _bit_width(src)
+def bitcast_targets(src: ElementType) -> list[ElementType]:
+    """bitcast_convert (C2): the element types ``src`` may be bitcast to (the same complexness, bit
+    widths that divide one another)."""
+    a = bit_width(src)
     out = []
     for t in ALL_ELEMENT_TYPES:
         if t.is_complex != src.is_complex:  # (C2)
             continue
-        b = _bit_width(t)
+        b = bit_width(t)
         if b == a or (b < a and a % b == 0) or (b > a and b % a == 0):
             out.append(t)
     return out
 
 
-def _draw_bitcast(draw, element_type, key=None):
-    from hypothesis import strategies as st
-
-    shapes = draw.shapes
-    src = as_element_type(element_type)
-    dst = as_element_type(key) if key is not None else draw(st.sampled_from(_bitcast_targets(src)))
-    a, b = _bit_width(src), _bit_width(dst)
-    prefix = draw(shapes(max_rank=2))
-    if b == a:
-        return Signature((TensorType(prefix, src),), {}, (TensorType(prefix, dst),))
-    if b < a:
-        return Signature((TensorType(prefix, src),), {}, (TensorType(prefix + (a // b,), dst),))
-    return Signature((TensorType(prefix + (b // a,), src),), {}, (TensorType(prefix, dst),))
-
-
-@op("stablehlo.bitcast_convert", family="conversion", element_types=_ALL_NAMES, draw_signature=_draw_bitcast,
+@op("stablehlo.bitcast_convert", family="conversion", element_types=_ALL_NAMES,
     retype_quantized=False,
-    extra={"signature_keys": lambda src: [t.name for t in _bitcast_targets(src)]},
     notes="little-endian element order, as the reference interpreter; i1 is one bit")
 @on_storage
 def bitcast_convert(op_, args, ctx, env):
     in_t, out_t = _tensor_types(op_)
     (x,) = args
-    a, b = _bit_width(in_t.element_type), _bit_width(out_t.element_type)
+    a, b = bit_width(in_t.element_type), bit_width(out_t.element_type)
     # (C1): the result rank follows from the widths.
     want_rank = in_t.rank + (1 if b < a else -1 if b > a else 0)
     if out_t.rank != want_rank:
@@ -269,29 +239,7 @@ def bitcast_convert(op_, args, ctx, env):
     return [bitcast_array(x, in_t.element_type, out_t.element_type, op_.name)]
 
 
-def _reduce_precision_keys(et) -> list[str]:
-    """"eXmY" for the (exponent_bits, mantissa_bits) of every float type: the narrowings programs ask for."""
-    return sorted({f"e{int(t.finfo.nexp)}m{int(t.finfo.nmant)}" for t in FLOATS})
-
-
-def _draw_reduce_precision(draw, element_type, key=None):
-    from hypothesis import strategies as st
-
-    shapes = draw.shapes
-    et = as_element_type(element_type)
-    shape = draw(shapes(max_rank=3))
-    fi = et.finfo
-    if key is not None:
-        e, m = (int(v) for v in key[1:].split("m"))
-    else:
-        e = draw(st.one_of(st.integers(1, int(fi.nexp) + 1), st.integers(1, 12)))
-        m = draw(st.one_of(st.integers(0, int(fi.nmant) + 1), st.integers(0, 60)))
-    attrs = {"exponent_bits": ir.IntegerAttr(e, "i32"), "mantissa_bits": ir.IntegerAttr(m, "i32")}
-    return Signature((TensorType(shape, et),), attrs, (TensorType(shape, et),))
-
-
 @op("stablehlo.reduce_precision", family="conversion", element_types=_FLOAT_NAMES,
-    draw_signature=_draw_reduce_precision, extra={"signature_keys": _reduce_precision_keys},
     notes="f16/bf16/f32/f64: XLA's bit algorithm; narrower formats: via f32; NaN -> +inf when mantissa_bits = 0; "
           "mantissa_bits = 0 ties are implementation-defined")
 @dequantize_op_quantize

@@ -37,7 +37,7 @@ from ..impl_defined_masks import (CUT_SIDE, ERRORS, NONSTANDARD, add_with_overfl
                                   subtract_with_overflow)
 from ..registry import add_impl_defined, record_facts
 from ._elementwise import (BOOLS, C128, COMPLEX_TYPES, F32, F64, FLOAT_TYPES, INTS, SINTS,
-                           complex_native, complex_via_c128, component_type, draw_shift_inputs,
+                           complex_native, complex_via_c128, component_type,
                            elementwise, float_exact, float_via_f64, from_bits, int_arith, make_complex,
                            to_bits, wide, wrap)
 from ..numerics import note_unrepresentable
@@ -354,11 +354,10 @@ def _shift_right_arithmetic(et, a, b):
 
 
 _SHIFT_NOTE = "amounts are unsigned w-bit; >= w gives 0 (or the sign fill for arithmetic), as APInt/XLA"
-elementwise("shift_left", arity=2, kernels={INTS: _shift_left}, draw_inputs=draw_shift_inputs, notes=_SHIFT_NOTE)
-elementwise("shift_right_logical", arity=2, kernels={INTS: _shift_right_logical},
-            draw_inputs=draw_shift_inputs, notes=_SHIFT_NOTE)
+elementwise("shift_left", arity=2, kernels={INTS: _shift_left}, notes=_SHIFT_NOTE)
+elementwise("shift_right_logical", arity=2, kernels={INTS: _shift_right_logical}, notes=_SHIFT_NOTE)
 elementwise("shift_right_arithmetic", arity=2, kernels={INTS: _shift_right_arithmetic},
-            draw_inputs=draw_shift_inputs, notes=_SHIFT_NOTE)
+            notes=_SHIFT_NOTE)
 
 
 # ================================================================ rounding to integral

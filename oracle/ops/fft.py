@@ -18,16 +18,14 @@ import numpy as np
 
 from ..allowances import ImplDefined, order_dependent
 from ..impl_defined_masks import attribute, component_limits, component_type, no_elements, result_shape, type_of
-from .. import ir
 from ..errors import OracleError
-from ..registry import Signature, add_impl_defined, op, record_facts
+from ..registry import add_impl_defined, op, record_facts
 from ._checks import reject_quantized, shape_error
-from .linalg import rounded_to_type, normal_samples, seeded_rng, to_result_type, widen
+from .linalg import to_result_type, widen
 from ..roundoff import operation_roundoff
-from ..numerics import round_to
-from ..types import TensorType, as_element_type, element_type, element_type_of_dtype
+from ..types import element_type
 
-__all__ = ["fft_wide", "fft_error_bound"]
+__all__ = ["fft_wide", "fft_error_bound", "fft_result_shape"]
 
 _FFT_TYPES = ("FFT", "IFFT", "RFFT", "IRFFT")
 _DIRECT_MAX = 1024
@@ -120,7 +118,7 @@ def fft_error_bound(op_, inputs, result_types):
     ||y^ - y||_2 <= log2(n) eta / (1 - log2(n) eta) ||y||_2,  eta = mu + gamma_4 (sqrt(2) + mu)
     (Higham 2002, Thm 24.2; mu = twiddle error ~ u), so eta <= 7u.  Transforms along several
     dimensions compose: the relative errors add, sum_i log2(n_i) eta.  Mixed-radix, Bluestein
-    and direct DFTs of the small lengths drawn here have the same form with a larger
+    and direct DFTs of the small lengths the suite draws have the same form with a larger
     constant, so we take (sum_i (ceil(log2 n_i) + 2)) * 8u, plus u for the 1/n of inverse
     transforms.  Every element of a transformed block is bounded by the block's normwise
     error; ||y||_2 is the norm of the full (untruncated) result: sqrt(N) ||x||_2 forward
@@ -146,7 +144,7 @@ def fft_error_bound(op_, inputs, result_types):
 
 # ------------------------------------------------------------------------------- ops
 
-def _result_shape(shape, fft_type: str, lengths) -> tuple:
+def fft_result_shape(shape, fft_type: str, lengths) -> tuple:
     shape = list(shape)
     if fft_type == "RFFT":
         shape[-1] = 0 if shape[-1] == 0 else shape[-1] // 2 + 1
@@ -155,69 +153,8 @@ def _result_shape(shape, fft_type: str, lengths) -> tuple:
     return tuple(shape)
 
 
-def _draw_fft(draw, element_type_):
-    from hypothesis import strategies as st
-    et = as_element_type(element_type_)
-    if et.is_complex:
-        fft_type = draw(st.sampled_from(("FFT", "IFFT", "IRFFT")))
-    else:
-        fft_type = "RFFT"
-    rank_l = draw(st.integers(1, 3))
-    sizes = st.sampled_from((1, 2, 3, 4, 5, 6, 7, 8, 12, 16) if rank_l < 3 else (1, 2, 3, 4, 5))
-    lengths = tuple(draw(sizes) for _ in range(rank_l))
-    batch = tuple(draw(st.lists(st.integers(0, 3), max_size=2)))
-    real = et if not et.is_complex else et.component
-    cplx = element_type(f"complex<{real.name}>")
-    if fft_type == "IRFFT":
-        operand = TensorType(batch + lengths[:-1] + (lengths[-1] // 2 + 1,), cplx)
-        result = TensorType(batch + lengths, real)
-    else:
-        operand = TensorType(batch + lengths, et)
-        result = TensorType(_result_shape(operand.shape, fft_type, lengths), cplx)
-    attrs = {"fft_type": ir.EnumAttr("fft_type", fft_type), "fft_length": ir.DenseArray("i64", lengths)}
-    return Signature((operand,), attrs, (result,))
-
-
-def _draw_fft_inputs(draw, sig):
-    """O(1) values (scaled by a drawn power of two), sometimes a NaN / inf; IRFFT inputs are
-    mostly spectra of real signals (rfftn of a real array, made exactly Hermitian where the
-    DC and Nyquist lines must be), since other inputs have no inverse under rfft."""
-    from hypothesis import strategies as st
-    (t,) = sig.operand_types
-    rng = seeded_rng(draw)
-    fft_type = sig.attributes["fft_type"].value
-    lengths = sig.attributes["fft_length"].value
-    if fft_type == "IRFFT" and draw(st.integers(0, 4)):
-        signal = rng.standard_normal(t.shape[:-len(lengths)] + tuple(lengths))
-        spectrum = np.fft.rfftn(signal, axes=tuple(range(-len(lengths), 0)))
-        return [_hermitian_edges(rounded_to_type(spectrum, t), lengths)]
-    x = normal_samples(rng, t.shape, t.element_type.is_complex) * 2.0 ** draw(st.sampled_from([0, 0, -10, 10]))
-    if x.size and draw(st.integers(0, 9)) == 0:
-        x.reshape(-1)[rng.integers(x.size)] = draw(st.sampled_from([np.nan, np.inf]))
-    return [rounded_to_type(x, t)]
-
-
-def _hermitian_edges(y: np.ndarray, lengths) -> np.ndarray:
-    """Make the DC (and even-length Nyquist) planes of a rounded half spectrum exactly
-    Hermitian in the outer transformed dims, P[k] = conj(P[-k mod n]), by averaging each
-    with its mirror: (a + conj(b)) / 2 is exactly conj((b + conj(a)) / 2) in IEEE arithmetic,
-    and rounding commutes with conj."""
-    n = lengths[-1]
-    outer = tuple(range(-len(lengths) + 1, 0))  # the outer transformed dims, as axes of a plane y[..., k]
-    et = element_type_of_dtype(y.dtype)
-    y = y.copy()
-    for edge in sorted({0, n // 2} if n % 2 == 0 else {0}):
-        if edge >= y.shape[-1]:
-            continue
-        plane = y[..., edge].astype(np.complex128)
-        mirror = np.roll(np.flip(plane, axis=outer), 1, axis=outer) if outer else plane
-        y[..., edge] = round_to((plane + np.conj(mirror)) / 2, et)
-    return y
-
-
 @op("stablehlo.fft", family="fft", element_types=("f32", "f64", "complex<f32>", "complex<f64>"),
-    quantized="bounded-in-float",
-    draw_signature=_draw_fft, draw_inputs=_draw_fft_inputs, extra={"error_bound": fft_error_bound},
+    quantized="bounded-in-float", extra={"error_bound": fft_error_bound},
     notes="DFT matrices in longdouble; FFT/IFFT transform the operand's full trailing dims "
           "(the spec constrains fft_length only against a real operand / result, C4)")
 def fft(op_, args, ctx, env):
@@ -245,7 +182,7 @@ def fft(op_, args, ctx, env):
     if real_shape is not None and tuple(real_shape[-len(lengths):]) != lengths:  # (C4)
         raise shape_error(op_, f"shape of the real tensor {tuple(real_shape)} does not end in fft_length "
                                f"{list(lengths)}", "C4")
-    expected = (_result_shape(x.shape, fft_type, lengths) if not real_out
+    expected = (fft_result_shape(x.shape, fft_type, lengths) if not real_out
                 else x.shape[:-1] + (lengths[-1],))
     if real_out and x.shape[-1] != (0 if lengths[-1] == 0 else lengths[-1] // 2 + 1):  # (C5)
         raise shape_error(op_, f"dim(operand, -1) = {x.shape[-1]} but dim(result, -1) = {lengths[-1]} needs "

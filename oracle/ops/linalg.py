@@ -19,19 +19,18 @@ import numpy as np
 
 from ..allowances import ImplDefined, order_dependent
 from ..impl_defined_masks import attribute, component_limits, component_type, no_elements, type_of
-from .. import ir
 from ..errors import OracleError
 from ..numerics import round_to
-from ..registry import Signature, add_impl_defined, op, record_facts
+from ..registry import add_impl_defined, op, record_facts
 from ..roundoff import gamma, operation_roundoff
 from ..quantization import dequantize_op_quantize
 from ._checks import shape_error
-from ..types import COMPLEXES, FLOATS, ElementType, TensorType, as_element_type
+from ..types import COMPLEXES, FLOATS, ElementType
 
-__all__ = ["widen", "cholesky_factor", "solve_triangular"]
+__all__ = ["TRANSPOSE_KINDS", "adjoint", "widen", "to_result_type", "cholesky_factor", "solve_triangular"]
 
 _FLOAT_OR_COMPLEX = tuple(t.name for t in FLOATS + COMPLEXES)
-_TRANSPOSE = ("NO_TRANSPOSE", "TRANSPOSE", "ADJOINT")
+TRANSPOSE_KINDS = ("NO_TRANSPOSE", "TRANSPOSE", "ADJOINT")
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -53,114 +52,13 @@ def to_result_type(wide: np.ndarray, et: ElementType) -> np.ndarray:
     return np.asarray(round_to(narrow, et), dtype=et.dtype)
 
 
-def _adjoint(m: np.ndarray) -> np.ndarray:
+def adjoint(m: np.ndarray) -> np.ndarray:
     return np.conj(np.swapaxes(m, -1, -2))
 
 
 def _check_same_baseline(op_, a_t, other_t, constraint):
     if a_t.element_type != other_t.element_type:
         raise OracleError(f"element types differ: {a_t} vs {other_t}", op=op_.name, constraint=constraint)
-
-
-# ----------------------------------------------------------------------- input generators
-# Inputs are built with numpy from a drawn seed and a drawn *kind*, so every kind of matrix
-# (well / ill conditioned, badly scaled, singular, indefinite, non-finite) is reached on
-# purpose; values are computed in f64 and rounded once to the element type.
-
-def seeded_rng(draw) -> np.random.Generator:
-    from hypothesis import strategies as st
-    return np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-
-
-def normal_samples(rng, shape, complex_: bool) -> np.ndarray:
-    x = rng.standard_normal(shape)
-    return x + 1j * rng.standard_normal(shape) if complex_ else x
-
-
-def rounded_to_type(x: np.ndarray, t: TensorType) -> np.ndarray:
-    et = t.element_type
-    return np.asarray(round_to(x if et.is_complex else np.real(x), et), dtype=et.dtype).reshape(t.shape)
-
-
-def ordinary_values(draw, rng, t: TensorType) -> np.ndarray:
-    """O(1) values times a drawn power of two (exact scaling), sometimes with a NaN / inf."""
-    from hypothesis import strategies as st
-    et = t.element_type
-    x = normal_samples(rng, t.shape, et.is_complex) * 2.0 ** draw(st.sampled_from([0, 0, 0, -6, 6]))
-    if x.size and draw(st.integers(0, 9)) == 0:
-        x.reshape(-1)[rng.integers(x.size)] = draw(st.sampled_from([np.nan, np.inf, -np.inf]))
-    return rounded_to_type(x, t)
-
-
-_HERMITIAN_KINDS = ("well", "well", "ill", "very_ill", "scaled", "indefinite", "singular", "nonfinite")
-
-
-def hermitian_matrix(draw, t: TensorType) -> np.ndarray:
-    """Hermitian matrices Q diag(lambda) Q^H of a drawn kind: positive definite and well
-    conditioned (eigenvalues in [1, 4]), ill conditioned (kappa 1e4 / 1e12), badly scaled
-    (D A D with D = diag(2^e), |e| <= 8), indefinite, singular, or with a NaN / inf."""
-    from hypothesis import strategies as st
-    rng = seeded_rng(draw)
-    kind = draw(st.sampled_from(_HERMITIAN_KINDS))
-    et = t.element_type
-    n = t.shape[-1]
-    batch = t.shape[:-2]
-    if not np.prod(t.shape):
-        return np.zeros(t.shape, et.dtype)
-    q, _ = np.linalg.qr(normal_samples(rng, batch + (n, n), et.is_complex))
-    if kind in ("ill", "very_ill"):
-        exponent = 4 if kind == "ill" else 12
-        eigenvalues = 10.0 ** (-exponent * rng.random(batch + (n,)))
-        if n:
-            eigenvalues[..., 0], eigenvalues[..., -1] = 1.0, 10.0 ** -exponent
-    else:
-        eigenvalues = 1 + 3 * rng.random(batch + (n,))
-    if kind == "indefinite" and n:
-        eigenvalues[..., rng.integers(n)] *= -1
-    if kind == "singular" and n:
-        eigenvalues[..., rng.integers(n)] = 0
-    a = (q * eigenvalues[..., None, :]) @ _adjoint(q)
-    if kind == "scaled":
-        d = 2.0 ** rng.integers(-8, 9, batch + (n,))
-        a = d[..., :, None] * a * d[..., None, :]
-    a = (a + _adjoint(a)) / 2  # exactly Hermitian after rounding (rounding commutes with conj)
-    if kind == "nonfinite" and a.size:
-        i, j = rng.integers(n, size=2)
-        a[..., i, j] = a[..., j, i] = draw(st.sampled_from([np.nan, np.inf]))
-    return rounded_to_type(a, t)
-
-
-_TRIANGULAR_KINDS = ("well", "well", "ill", "graded", "singular", "nonfinite")
-
-
-def triangular_matrix(draw, rng, t: TensorType, *, lower: bool, unit_diagonal: bool) -> np.ndarray:
-    """Triangular matrices of a drawn kind with random garbage in the triangle that must not
-    be read: well conditioned (|diagonal| in [1, 2], off-diagonal ~ N(0, 1/n)), ill
-    conditioned (off-diagonal ~ N(0, 4): kappa grows like 2^n), graded (diagonal 2^-10 ..
-    2^10), singular (a zero on the diagonal), with a NaN / inf.  With unit_diagonal the
-    diagonal is mostly exactly 1 (other values: undefined behaviour, masked)."""
-    from hypothesis import strategies as st
-    kind = draw(st.sampled_from(_TRIANGULAR_KINDS))
-    et = t.element_type
-    n = t.shape[-1]
-    batch = t.shape[:-2]
-    off = normal_samples(rng, batch + (n, n), et.is_complex) * (2.0 if kind == "ill" else 1 / np.sqrt(max(n, 1)))
-    phase = normal_samples(rng, batch + (n,), et.is_complex)
-    diagonal = (1 + rng.random(batch + (n,))) * phase / np.abs(phase)
-    if kind == "graded":
-        diagonal = diagonal * 2.0 ** rng.integers(-10, 11, batch + (n,))
-    if kind == "singular" and n:
-        diagonal[..., rng.integers(n)] = 0
-    if unit_diagonal and draw(st.integers(0, 4)):
-        diagonal = np.ones_like(diagonal)
-    triangle = np.tril(off, -1) if lower else np.triu(off, 1)
-    garbage = normal_samples(rng, batch + (n, n), et.is_complex) * 100
-    a = triangle + (np.triu(garbage, 1) if lower else np.tril(garbage, -1))
-    a[..., np.arange(n), np.arange(n)] = diagonal
-    if kind == "nonfinite" and n:
-        i, j = sorted(rng.integers(n, size=2), reverse=lower)
-        a[..., i, j] = draw(st.sampled_from([np.nan, np.inf]))
-    return rounded_to_type(a, t)
 
 
 # ---------------------------------------------------------------------------- cholesky
@@ -174,7 +72,7 @@ def cholesky_factor(a: np.ndarray, lower: bool) -> np.ndarray:
     """
     a = widen(a)
     if not lower:  # work on the lower triangle of the same Hermitian matrix: A = U^H U, L = U^H
-        a = _adjoint(a)
+        a = adjoint(a)
     n = a.shape[-1]
     factor = np.zeros_like(a)
     with np.errstate(all="ignore"):
@@ -186,21 +84,7 @@ def cholesky_factor(a: np.ndarray, lower: bool) -> np.ndarray:
             if j + 1 < n:
                 update = factor[..., j + 1:, :j] @ np.conj(row)[..., None]
                 factor[..., j + 1:, j] = (a[..., j + 1:, j] - update[..., 0]) / diagonal[..., None]
-    return factor if lower else _adjoint(factor)
-
-
-def _draw_cholesky(draw, element_type):
-    from hypothesis import strategies as st
-    et = as_element_type(element_type)
-    batch = tuple(draw(st.lists(st.integers(0, 3), max_size=2)))
-    n = draw(st.integers(0, 6))
-    t = TensorType(batch + (n, n), et)
-    return Signature((t,), {"lower": ir.BoolAttr(draw(st.booleans()))}, (t,))
-
-
-def _draw_cholesky_inputs(draw, sig):
-    (t,) = sig.operand_types
-    return [hermitian_matrix(draw, t)]
+    return factor if lower else adjoint(factor)
 
 
 def cholesky_error_bound(op_, inputs, result_types):
@@ -227,7 +111,7 @@ def cholesky_error_bound(op_, inputs, result_types):
     wide = a.astype(np.complex128 if et.is_complex else np.float64)
     with np.errstate(all="ignore"):
         triangle = np.tril(wide) if lower else np.triu(wide)
-        hermitian = triangle + _adjoint(np.tril(triangle, -1) if lower else np.triu(triangle, 1))
+        hermitian = triangle + adjoint(np.tril(triangle, -1) if lower else np.triu(triangle, 1))
         finite = np.isfinite(hermitian).all(axis=(-1, -2))
         safe = np.where(finite[..., None, None], hermitian, np.eye(n))
         eigenvalues = np.abs(np.linalg.eigvalsh(safe))
@@ -238,9 +122,8 @@ def cholesky_error_bound(op_, inputs, result_types):
     return [np.where(np.isnan(bound), np.inf, bound)]
 
 
-@op("stablehlo.cholesky", family="linalg", element_types=_FLOAT_OR_COMPLEX, draw_signature=_draw_cholesky,
-    quantized="bounded-in-float",
-    draw_inputs=_draw_cholesky_inputs, extra={"error_bound": cholesky_error_bound},
+@op("stablehlo.cholesky", family="linalg", element_types=_FLOAT_OR_COMPLEX,
+    quantized="bounded-in-float", extra={"error_bound": cholesky_error_bound},
     notes="computed in longdouble from the triangle named by lower; the other strict triangle is 0 "
           "(implementation-defined, masked)")
 @dequantize_op_quantize
@@ -358,32 +241,8 @@ def triangular_solve_error_bound(op_, inputs, result_types):
     return [np.swapaxes(bound, -1, -2) if transposed else bound]
 
 
-def _draw_triangular_solve(draw, element_type):
-    from hypothesis import strategies as st
-    et = as_element_type(element_type)
-    batch = tuple(draw(st.lists(st.integers(0, 3), max_size=2)))
-    n = draw(st.integers(0, 6))
-    k = draw(st.integers(0, 4))
-    left = draw(st.booleans())
-    a_t = TensorType(batch + (n, n), et)
-    b_t = TensorType(batch + ((n, k) if left else (k, n)), et)
-    attrs = {"left_side": ir.BoolAttr(left), "lower": ir.BoolAttr(draw(st.booleans())),
-             "unit_diagonal": ir.BoolAttr(draw(st.booleans())),
-             "transpose_a": ir.EnumAttr("transpose", draw(st.sampled_from(_TRANSPOSE)))}
-    return Signature((a_t, b_t), attrs, (b_t,))
-
-
-def _draw_triangular_solve_inputs(draw, sig):
-    a_t, b_t = sig.operand_types
-    attrs = {k: v.value for k, v in sig.attributes.items()}
-    rng = seeded_rng(draw)
-    a = triangular_matrix(draw, rng, a_t, lower=attrs["lower"], unit_diagonal=attrs["unit_diagonal"])
-    return [a, ordinary_values(draw, rng, b_t)]
-
-
 @op("stablehlo.triangular_solve", quantized="bounded-in-float", retype_quantized=False,
     family="linalg", element_types=_FLOAT_OR_COMPLEX,
-    draw_signature=_draw_triangular_solve, draw_inputs=_draw_triangular_solve_inputs,
     extra={"error_bound": triangular_solve_error_bound},
     notes="substitution in longdouble; reads only the named triangle; unit_diagonal replaces the diagonal by 1")
 @dequantize_op_quantize
@@ -397,7 +256,7 @@ def triangular_solve(op_, args, ctx, env):
     if not 2 <= a.ndim == b.ndim:  # (C2)
         raise OracleError(f"need 2 <= rank(a) = rank(b); got {a.ndim} and {b.ndim}", op=op_.name, constraint="C2")
     attrs = _triangular_attrs(op_)
-    if attrs["transpose_a"] not in _TRANSPOSE:
+    if attrs["transpose_a"] not in TRANSPOSE_KINDS:
         raise OracleError(f"unknown transpose_a {attrs['transpose_a']}", op=op_.name)
     # (C3) The spec writes shape(a)[:-3] = shape(b)[:-3]; the batch dimensions are [:-2]
     # (the semantics index a and b by the same i0, ..., iR-3).

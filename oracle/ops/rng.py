@@ -40,11 +40,10 @@ import numpy as np
 
 from ..allowances import ImplDefined, Tolerance
 from ..impl_defined_masks import rng_bit_generator_default
-from .. import ir
 from ..errors import OracleError, UndefinedBehavior
 from ..numerics import from_bits, round_to
-from ..registry import Signature, add_impl_defined, op, record_facts
-from ..types import ALL_ELEMENT_TYPES, ELEMENT_TYPES, ElementType, TensorType, as_element_type
+from ..registry import add_impl_defined, op, record_facts
+from ..types import ALL_ELEMENT_TYPES, TensorType, as_element_type
 from ..statistical import compare_rng, compare_rng_bit_generator
 from ._checks import reject_quantized
 
@@ -215,22 +214,8 @@ def _check_state(op_, algorithm: str) -> None:
                            if algorithm == "DEFAULT" else ""), op=op_.name, constraint="C2")
 
 
-def _draw_rng_bit_generator(draw, element_type):
-    from hypothesis import strategies as st
-
-    shapes = draw.shapes
-    et = as_element_type(element_type)
-    algorithm = draw(st.sampled_from(ALGORITHMS))
-    size = 2 if algorithm == "THREE_FRY" else draw(st.sampled_from((2, 3)))
-    # odd sides on purpose: they exercise the half-split and the tail of the last block
-    shape = draw(shapes(max_rank=3, max_side=7))
-    state_t = TensorType((size,), ELEMENT_TYPES["ui64"])
-    attrs = {"rng_algorithm": ir.EnumAttr("rng_algorithm", algorithm)}
-    return Signature((state_t,), attrs, (state_t, TensorType(shape, et)))
-
-
 @op("stablehlo.rng_bit_generator", fuzz=False, family="rng", element_types=BIT_GENERATOR_TYPES,
-    draw_signature=_draw_rng_bit_generator, extra={"compare": compare_rng_bit_generator},
+    extra={"compare": compare_rng_bit_generator},
     notes="THREE_FRY / PHILOX: XLA's variants bit for bit; DEFAULT: XLA's PHILOX, compared by shape, "
           "type and state advance only (implementation-defined)")
 def rng_bit_generator(op_, args, ctx, env):
@@ -289,69 +274,7 @@ def rng_sample(distribution: str, a, b, shape: tuple, et, seed: int = 0) -> np.n
     return x
 
 
-def _draw_rng(draw, element_type):
-    from hypothesis import strategies as st
-    et = as_element_type(element_type)
-    # NORMAL needs a float type (C2) with negative values: f8E8M0FNU cannot hold such a sample
-    normal_ok = et.is_float and not et.name.startswith("f8E8M0")
-    distribution = draw(st.sampled_from(("UNIFORM", "NORMAL") if normal_ok else ("UNIFORM",)))
-    # Mostly a few thousand elements (the statistical comparison needs them), sometimes
-    # the edge cases: rank 0 and empty results.
-    shape = draw(st.one_of(st.sampled_from([(), (0,), (3, 0)]),
-                           st.tuples(st.integers(1000, 4096)),
-                           st.tuples(st.integers(20, 64), st.integers(20, 64))))
-    scalar = TensorType((), et)
-    attrs = {"rng_distribution": ir.EnumAttr("rng_distribution", distribution)}
-    shape_t = TensorType((len(shape),), ELEMENT_TYPES["i64"])
-    return Signature((scalar, scalar, shape_t), attrs, (TensorType(shape, et),))
-
-
-def _draw_rng_inputs(draw, signature):
-    """a < b for UNIFORM, b >= 0 for NORMAL (the rest is undefined behaviour), and the
-    shape operand equal to the result shape (C3)."""
-    et = signature.operand_types[0].element_type
-    shape = signature.result_types[0].shape
-    distribution = signature.attributes["rng_distribution"].value
-    a, b = draw(_bounds(et, distribution))
-    return [a, b, np.array(shape, dtype=np.int64)]
-
-
-def _bounds(et: ElementType, distribution: str):
-    """(a, b) scalars of ``et`` valid for ``distribution``: a < b (UNIFORM), b >= 0 (NORMAL).
-    Integers reach the type's extremes (full-width ranges); floats stay well inside the
-    type's range so that a + 8 b does not overflow, and away from subnormal scales."""
-    from hypothesis import strategies as st
-    if et.is_bool:
-        return st.just((np.array(False), np.array(True)))
-    if et.is_integer:
-        lo, hi = int(et.min_value), int(et.max_value)
-        pairs = st.one_of(st.tuples(st.integers(lo, hi), st.integers(lo, hi)),
-                          st.sampled_from([(lo, hi), (0, 2), (lo, lo + 1), (hi - 3, hi)]))
-        ordered = pairs.filter(lambda p: p[0] != p[1] and lo <= min(p) and max(p) <= hi).map(
-            lambda p: (min(p), max(p)))
-        return ordered.map(lambda p: (np.array(p[0], dtype=et.dtype), np.array(p[1], dtype=et.dtype)))
-    top = float(et.finfo.max)
-    cap = max(min(top / 64, 1e4), 1.0)
-    signed = not et.name.startswith("f8E8M0")
-    magnitude = st.one_of(st.sampled_from([1.0, 0.5, 2.0, 3.0, 100.0]).filter(lambda v: v <= top / 8),
-                          st.floats(2.0 ** -4, cap))
-    value = st.one_of(st.just(0.0) if signed else st.nothing(),
-                      st.tuples(magnitude, st.sampled_from([1.0, -1.0] if signed else [1.0])).map(
-                          lambda p: p[0] * p[1]))
-
-    def cast(v):
-        return np.asarray(round_to(np.float64(v), et), dtype=et.dtype)
-
-    if distribution == "UNIFORM":
-        pairs = st.tuples(value, value).map(lambda p: (cast(min(p)), cast(max(p))))
-        return pairs.filter(lambda p: float(p[0].astype(np.float64)) < float(p[1].astype(np.float64)))
-    sigma = st.one_of(st.sampled_from([1.0, 0.0, 0.5, 2.0]), st.floats(2.0 ** -4, cap / 8))
-    return st.tuples(value, sigma).map(lambda p: (cast(p[0]), cast(p[1]))).filter(
-        lambda p: np.isfinite(p[0].astype(np.float64)) and p[1].astype(np.float64) >= 0)
-
-
-@op("stablehlo.rng", fuzz=False, family="rng", element_types=RNG_TYPES, draw_signature=_draw_rng,
-    draw_inputs=_draw_rng_inputs, extra={"compare": compare_rng},
+@op("stablehlo.rng", fuzz=False, family="rng", element_types=RNG_TYPES, extra={"compare": compare_rng},
     notes="samples from numpy's PCG64; compared statistically (oracle/statistical.py)")
 def rng(op_, args, ctx, env):
     reject_quantized(op_)

@@ -24,13 +24,11 @@ import weakref
 import numpy as np
 
 from ..allowances import ImplDefined
-from .. import ir
-from .. import lapack  # noqa: F401  registers the lapack_*_ffi targets beside custom_calls' own
 from ..custom_calls import TARGETS, compare_custom_call, lookup_target
 from ..errors import OracleError, Unsupported
 from ..evaluator import TOKEN_VALUE, check_value
-from ..registry import Signature, add_impl_defined, op
-from ..types import ALL_ELEMENT_TYPES, TensorType, TokenType, as_element_type
+from ..registry import add_impl_defined, op
+from ..types import ALL_ELEMENT_TYPES, TensorType, TokenType
 
 _ALL_NAMES = tuple(t.name for t in ALL_ELEMENT_TYPES)
 
@@ -192,16 +190,7 @@ def recv(op_, args, ctx, env):
 
 # ------------------------------------------------------------------------ custom_call
 
-def _draw_custom_call(draw, element_type):
-    """A Sharding annotation (identity on one device) on one tensor."""
-    shapes = draw.shapes
-    t = TensorType(draw(shapes(max_rank=3)), as_element_type(element_type))
-    return Signature((t,), {"call_target_name": ir.StringAttr("Sharding"),
-                            "mhlo.sharding": ir.StringAttr("{replicated}")}, (t,))
-
-
-@op("stablehlo.custom_call", family="side_effects", element_types=_ALL_NAMES, draw_signature=_draw_custom_call,
-    fuzz=False,
+@op("stablehlo.custom_call", family="side_effects", element_types=_ALL_NAMES, fuzz=False,
     extra={"compare": compare_custom_call},  # per-target judges (oracle/custom_calls.py, oracle/lapack.py)
     notes="evaluates targets registered in oracle/custom_calls.py; generated cases use the Sharding target")
 def custom_call(op_, args, ctx, env):

@@ -1,0 +1,158 @@
+"""How cholesky and triangular_solve are drawn (the oracle's evaluation: oracle/ops/linalg.py), and
+the seeded numpy inputs that fft and batch_norm share.
+
+Inputs are built with numpy from a drawn seed and a drawn *kind*, so every kind of matrix (well /
+ill conditioned, badly scaled, singular, indefinite, non-finite) is reached on purpose; values
+are computed in f64 and rounded once to the element type.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+
+from oracle import ir
+from oracle.numerics import round_to
+from oracle.ops.linalg import TRANSPOSE_KINDS, adjoint
+from oracle.registry import Signature
+from oracle.types import TensorType, as_element_type
+
+from . import samplers
+
+__all__ = ["seeded_rng", "normal_samples", "rounded_to_type", "ordinary_values", "hermitian_matrix",
+           "triangular_matrix"]
+
+
+def seeded_rng(draw) -> np.random.Generator:
+    return np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+
+
+def normal_samples(rng, shape, complex_: bool) -> np.ndarray:
+    x = rng.standard_normal(shape)
+    return x + 1j * rng.standard_normal(shape) if complex_ else x
+
+
+def rounded_to_type(x: np.ndarray, t: TensorType) -> np.ndarray:
+    et = t.element_type
+    return np.asarray(round_to(x if et.is_complex else np.real(x), et), dtype=et.dtype).reshape(t.shape)
+
+
+def ordinary_values(draw, rng, t: TensorType) -> np.ndarray:
+    """O(1) values times a drawn power of two (exact scaling), sometimes with a NaN / inf."""
+    et = t.element_type
+    x = normal_samples(rng, t.shape, et.is_complex) * 2.0 ** draw(st.sampled_from([0, 0, 0, -6, 6]))
+    if x.size and draw(st.integers(0, 9)) == 0:
+        x.reshape(-1)[rng.integers(x.size)] = draw(st.sampled_from([np.nan, np.inf, -np.inf]))
+    return rounded_to_type(x, t)
+
+
+_HERMITIAN_KINDS = ("well", "well", "ill", "very_ill", "scaled", "indefinite", "singular", "nonfinite")
+
+
+def hermitian_matrix(draw, t: TensorType) -> np.ndarray:
+    """Hermitian matrices Q diag(lambda) Q^H of a drawn kind: positive definite and well
+    conditioned (eigenvalues in [1, 4]), ill conditioned (kappa 1e4 / 1e12), badly scaled
+    (D A D with D = diag(2^e), |e| <= 8), indefinite, singular, or with a NaN / inf."""
+    rng = seeded_rng(draw)
+    kind = draw(st.sampled_from(_HERMITIAN_KINDS))
+    et = t.element_type
+    n = t.shape[-1]
+    batch = t.shape[:-2]
+    if not np.prod(t.shape):
+        return np.zeros(t.shape, et.dtype)
+    q, _ = np.linalg.qr(normal_samples(rng, batch + (n, n), et.is_complex))
+    if kind in ("ill", "very_ill"):
+        exponent = 4 if kind == "ill" else 12
+        eigenvalues = 10.0 ** (-exponent * rng.random(batch + (n,)))
+        if n:
+            eigenvalues[..., 0], eigenvalues[..., -1] = 1.0, 10.0 ** -exponent
+    else:
+        eigenvalues = 1 + 3 * rng.random(batch + (n,))
+    if kind == "indefinite" and n:
+        eigenvalues[..., rng.integers(n)] *= -1
+    if kind == "singular" and n:
+        eigenvalues[..., rng.integers(n)] = 0
+    a = (q * eigenvalues[..., None, :]) @ adjoint(q)
+    if kind == "scaled":
+        d = 2.0 ** rng.integers(-8, 9, batch + (n,))
+        a = d[..., :, None] * a * d[..., None, :]
+    a = (a + adjoint(a)) / 2  # exactly Hermitian after rounding (rounding commutes with conj)
+    if kind == "nonfinite" and a.size:
+        i, j = rng.integers(n, size=2)
+        a[..., i, j] = a[..., j, i] = draw(st.sampled_from([np.nan, np.inf]))
+    return rounded_to_type(a, t)
+
+
+_TRIANGULAR_KINDS = ("well", "well", "ill", "graded", "singular", "nonfinite")
+
+
+def triangular_matrix(draw, rng, t: TensorType, *, lower: bool, unit_diagonal: bool) -> np.ndarray:
+    """Triangular matrices of a drawn kind with random garbage in the triangle that must not
+    be read: well conditioned (|diagonal| in [1, 2], off-diagonal ~ N(0, 1/n)), ill
+    conditioned (off-diagonal ~ N(0, 4): kappa grows like 2^n), graded (diagonal 2^-10 ..
+    2^10), singular (a zero on the diagonal), with a NaN / inf.  With unit_diagonal the
+    diagonal is mostly exactly 1 (other values: undefined behaviour, masked)."""
+    kind = draw(st.sampled_from(_TRIANGULAR_KINDS))
+    et = t.element_type
+    n = t.shape[-1]
+    batch = t.shape[:-2]
+    off = normal_samples(rng, batch + (n, n), et.is_complex) * (2.0 if kind == "ill" else 1 / np.sqrt(max(n, 1)))
+    phase = normal_samples(rng, batch + (n,), et.is_complex)
+    diagonal = (1 + rng.random(batch + (n,))) * phase / np.abs(phase)
+    if kind == "graded":
+        diagonal = diagonal * 2.0 ** rng.integers(-10, 11, batch + (n,))
+    if kind == "singular" and n:
+        diagonal[..., rng.integers(n)] = 0
+    if unit_diagonal and draw(st.integers(0, 4)):
+        diagonal = np.ones_like(diagonal)
+    triangle = np.tril(off, -1) if lower else np.triu(off, 1)
+    garbage = normal_samples(rng, batch + (n, n), et.is_complex) * 100
+    a = triangle + (np.triu(garbage, 1) if lower else np.tril(garbage, -1))
+    a[..., np.arange(n), np.arange(n)] = diagonal
+    if kind == "nonfinite" and n:
+        i, j = sorted(rng.integers(n, size=2), reverse=lower)
+        a[..., i, j] = draw(st.sampled_from([np.nan, np.inf]))
+    return rounded_to_type(a, t)
+
+
+# ---------------------------------------------------------------------------- cholesky
+
+def _draw_cholesky(draw, element_type):
+    et = as_element_type(element_type)
+    batch = tuple(draw(st.lists(st.integers(0, 3), max_size=2)))
+    n = draw(st.integers(0, 6))
+    t = TensorType(batch + (n, n), et)
+    return Signature((t,), {"lower": ir.BoolAttr(draw(st.booleans()))}, (t,))
+
+
+def _draw_cholesky_inputs(draw, sig):
+    (t,) = sig.operand_types
+    return [hermitian_matrix(draw, t)]
+
+
+# -------------------------------------------------------------------- triangular_solve
+
+def _draw_triangular_solve(draw, element_type):
+    et = as_element_type(element_type)
+    batch = tuple(draw(st.lists(st.integers(0, 3), max_size=2)))
+    n = draw(st.integers(0, 6))
+    k = draw(st.integers(0, 4))
+    left = draw(st.booleans())
+    a_t = TensorType(batch + (n, n), et)
+    b_t = TensorType(batch + ((n, k) if left else (k, n)), et)
+    attrs = {"left_side": ir.BoolAttr(left), "lower": ir.BoolAttr(draw(st.booleans())),
+             "unit_diagonal": ir.BoolAttr(draw(st.booleans())),
+             "transpose_a": ir.EnumAttr("transpose", draw(st.sampled_from(TRANSPOSE_KINDS)))}
+    return Signature((a_t, b_t), attrs, (b_t,))
+
+
+def _draw_triangular_solve_inputs(draw, sig):
+    a_t, b_t = sig.operand_types
+    attrs = {k: v.value for k, v in sig.attributes.items()}
+    rng = seeded_rng(draw)
+    a = triangular_matrix(draw, rng, a_t, lower=attrs["lower"], unit_diagonal=attrs["unit_diagonal"])
+    return [a, ordinary_values(draw, rng, b_t)]
+
+
+samplers("stablehlo.cholesky", draw_signature=_draw_cholesky, draw_inputs=_draw_cholesky_inputs)
+samplers("stablehlo.triangular_solve", draw_signature=_draw_triangular_solve, draw_inputs=_draw_triangular_solve_inputs)
