@@ -236,7 +236,7 @@ def special_value_cases(op_info: OpInfo, element_type, key=None, values=special_
 
 
 def signature_keys(op_info: OpInfo, element_type) -> list:
-    """The op's signature keys for operands of ``element_type`` (``OpInfo.extra["signature_keys"]``:
+    """The op's signature keys for operands of ``element_type`` (``samplers_of(op).signature_keys``:
     the destination types of convert, the comparison directions of compare, ...), each one its
     own case; [] for an op whose signature is one element type."""
     keys = samplers_of(op_info).signature_keys

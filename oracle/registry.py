@@ -1,10 +1,10 @@
 """The op registry: ONE record per op (in the spirit of PyTorch's OpInfo).
 
-An ``OpInfo`` holds everything the suite knows about an op, and nothing else holds it:
+An ``OpInfo`` holds what an op means -- its spec facts and its evaluation -- and nothing else
+holds them (how the suite draws the op lives beside it, in ``generators/ops/``):
 
   * ``name``, ``family``, ``spec``, ``notes``;
   * ``evaluate``: how the oracle evaluates it; ``element_types``: the types the spec allows;
-  * ``draw_signature`` / ``draw_inputs``: how generators draw a valid one-op instance;
   * ``extra``: e.g. ``error_bound`` (per-element bound), ``compare`` (statistical judging);
   * ``tolerances``: tolerance rows {type key: Tolerance} with reasons (``broadcast_of``:
     share another op's rows);
@@ -13,10 +13,6 @@ An ``OpInfo`` holds everything the suite knows about an op, and nothing else hol
     None); ``retype_quantized``: its quantized form is drawn by retyping a float signature;
   * ``precision_config``: takes one (DEFAULT / HIGH allow low-precision products);
   * ``domain`` ("positive" or ""), ``fuzz`` (drawn by random programs), ``manual_sharding``;
-  * ``attribute_space``: the classes of shapes and attributes the op's semantics distinguish
-    (``AttributeClass``), drawn deterministically before the random draws (once per
-    element-type family in a run, on every type in certify) -- the structural counterpart of
-    the special-value grid.
 
 The readable tables are views generated from the records: ``judge/tolerance.py``
 (TOLERANCE_TABLE, tolerance_for), ``oracle/impl_defined.py`` (IMPL_DEFINED_TABLE,
@@ -25,7 +21,8 @@ entries_for, op_masks), the op sets of ``generators/random_programs.py``,
 the CLI and the fuzzer are generic loops over ``OPS``.
 
 Adding an op = one family file under ``oracle/ops/`` (its records: ``@op``/``register``,
-plus ``record_facts``/``add_impl_defined`` for facts shared with other ops) plus its tests.
+plus ``record_facts``/``add_impl_defined`` for facts shared with other ops), its samplers in
+``generators/ops/<family>.py``, plus its tests.
 The data types and shared row builders are in ``oracle/allowances.py``.  Backend knowledge
 (which backend lowers an op how, e.g. ``adapters/torch_lowering.py``) is not an op fact and
 stays with the backend.
@@ -57,35 +54,12 @@ class Signature:
     grid: tuple = (1, 1)
 
 
-@dataclass(frozen=True)
-class AttributeClass:
-    """One class of shapes and attributes that an op's semantics distinguish (a permutation that
-    is not an involution, start indices past the edge, keys with ties, an empty reduced
-    dimension with a non-identity init value, ...).  A one-op run draws one case of every class
-    of the op in every element-type family (certify: on every type), before its random draws,
-    so a bug that only such a signature shows cannot hide behind Hypothesis's simplest examples.
-
-    ``draw_signature(draw, element_type)`` draws a Signature IN the class (the class fixes the
-    structure, the draw the rest) or returns None where the class does not apply to that
-    element type (NaN keys for an integer sort).  ``draw_inputs(draw, signature)`` draws the
-    operand values where the class is about values too (ties, indices out of range); None:
-    the op's own ``draw_inputs``, else the generic edge-value tensors."""
-    name: str                      # short and stable: "cycle-rank3" (results.json and reports show it)
-    draw_signature: Callable[..., Optional[Signature]]
-    draw_inputs: Optional[Callable[..., list]] = None
-    why: str = ""                  # what it distinguishes, with the spec constraint: "transpose (C2)"
-
-
 @dataclass
 class OpInfo:
     name: str                      # full name: "stablehlo.add"
     family: str                    # module under oracle/ops that defines it
     evaluate: Evaluate
     element_types: tuple[str, ...] = ()   # element types of the first operand the spec allows (Inputs table)
-    # Draws a valid Signature: draw_signature(draw, element_type) -> Signature. None = not generatable yet.
-    draw_signature: Optional[Callable[..., Signature]] = None
-    # Draws the op's input values: draw_inputs(draw, signature) -> list of arrays. None = generic edge-value tensors.
-    draw_inputs: Optional[Callable[..., list]] = None
     spec: str = ""                 # spec section name (the op's mnemonic unless stated)
     notes: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
@@ -110,8 +84,6 @@ class OpInfo:
     fuzz: bool = True              # drawn by random programs (generators/random_programs.py)
     # Marked mhlo.sharding = "{manual}" in multi-partition programs (adapters/base.grid_program).
     manual_sharding: bool = False
-    # The classes of shapes and attributes drawn before random draws (conformance/run.py).
-    attribute_space: tuple[AttributeClass, ...] = ()
 
     @property
     def mnemonic(self) -> str:

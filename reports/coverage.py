@@ -1,6 +1,6 @@
 """What a differential run covered, per op: how many distinct programs (signatures) ran -- 70
 cases that share two signatures test two things -- and which classes of the op's attribute
-space (``oracle.registry.AttributeClass``) were exercised, and which were not and why.
+space (``generators.ops.AttributeClass``) were exercised, and which were not and why.
 
 A class is *exercised* when at least one of its cases ran on the backend and was judged
 (pass, mismatch or implementation-defined: a known deviation is a judged mismatch too); a

@@ -16,7 +16,6 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-
 from adapters import all_backend_names, get_backend
 from adapters.cmd import CmdBackend
 from adapters.plugins import PluginBackend

@@ -264,3 +264,31 @@ def test_a_planted_circle_is_reported(tmp_path):
         "oracle.masks -> oracle.ops.linalg -> oracle.masks\n"
         "    oracle/masks.py:2: oracle.masks imports oracle.ops.linalg\n"
         "    oracle/ops/linalg.py:1: oracle.ops.linalg imports oracle.masks")
+
+
+#: What the oracle never imports: it evaluates and states spec facts, and drawing lives in generators/.
+ORACLE_NEVER_IMPORTS = ("hypothesis", "generators")
+
+
+def _oracle_drawing_imports(root=ROOT) -> list[str]:
+    found = []
+    for module, path in _modules(root):
+        if module.split(".")[0] != "oracle":
+            continue
+        for line, target, name in _imports(module, path):
+            if target.split(".")[0] in ORACLE_NEVER_IMPORTS:
+                found.append(f"{path.relative_to(root)}:{line}: {module} imports {target}")
+    return found
+
+
+def test_the_oracle_does_not_draw():
+    found = _oracle_drawing_imports()
+    assert not found, "the oracle imports drawing code (it belongs in generators/):\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("source", ["from hypothesis import strategies as st\n",
+                                    "def f():\n    from generators.tensors import tensors\n"])
+def test_the_drawing_check_can_fail(tmp_path, source):
+    (tmp_path / "oracle").mkdir()
+    (tmp_path / "oracle" / "planted.py").write_text(source)
+    assert any("planted" in line for line in _oracle_drawing_imports(tmp_path))

@@ -23,9 +23,28 @@ import threading
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Optional
 
-from oracle.registry import AttributeClass, OpInfo, lookup
+from oracle.registry import OpInfo, Signature
 
 __all__ = ["AttributeClass", "Samplers", "samplers", "samplers_of"]
+
+
+@dataclass(frozen=True)
+class AttributeClass:
+    """One class of shapes and attributes that an op's semantics distinguish (a permutation that
+    is not an involution, start indices past the edge, keys with ties, an empty reduced
+    dimension with a non-identity init value, ...).  A one-op run draws one case of every class
+    of the op in every element-type family (certify: on every type), before its random draws,
+    so a bug that only such a signature shows cannot hide behind Hypothesis's simplest examples.
+
+    ``draw_signature(draw, element_type)`` draws a Signature IN the class (the class fixes the
+    structure, the draw the rest) or returns None where the class does not apply to that
+    element type (NaN keys for an integer sort).  ``draw_inputs(draw, signature)`` draws the
+    operand values where the class is about values too (ties, indices out of range); None:
+    the op's own ``draw_inputs``, else the generic edge-value tensors."""
+    name: str                      # short and stable: "cycle-rank3" (results.json and reports show it)
+    draw_signature: Callable[..., Optional[Signature]]
+    draw_inputs: Optional[Callable[..., list]] = None
+    why: str = ""                  # what it distinguishes, with the spec constraint: "transpose (C2)"
 
 
 @dataclass
@@ -73,13 +92,4 @@ def _load_families() -> None:
 def samplers_of(op: str | OpInfo) -> Samplers:
     """The samplers of an op (by name or record); an op nothing draws has empty ones."""
     _load_families()
-    name = op if isinstance(op, str) else op.name
-    found = SAMPLERS.get(name)
-    if found is not None:
-        return found
-    # Families not moved here yet keep their hooks on the record.
-    info = op if isinstance(op, OpInfo) else lookup(name)
-    if info is None:
-        return Samplers()
-    return Samplers(draw_signature=info.draw_signature, draw_inputs=info.draw_inputs,
-                    attribute_space=info.attribute_space, signature_keys=info.extra.get("signature_keys"))
+    return SAMPLERS.get(op if isinstance(op, str) else op.name) or Samplers()

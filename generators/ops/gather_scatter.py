@@ -232,7 +232,7 @@ def _draw_scatter_inputs(draw, sig):
 
 # ------------------------------------------------------------------ attribute classes
 # The shapes, attributes and index values whose semantics the spec distinguishes
-# (registry.AttributeClass): each class pins its structure and draws the rest (sizes, which
+# (AttributeClass): each class pins its structure and draws the rest (sizes, which
 # dims, the index type).  Operand data are pairwise-different values where the type has enough
 # of them, so a read from (or a write to) the wrong element shows; index values are built row
 # by row where the class is about them (one component out of range, the others in range).
