@@ -47,7 +47,7 @@ IREE stores them (i4 [1, -2] is the byte 0xE1); IREE only compiles tensors of th
 size is a whole number of bytes, and a program with another at @main's boundary is refused
 before its compile (``boundary_problem``: tensor<i4>, 3 x i4, 5 x 3 x i2 and the like).
 
-Observed with iree-base-compiler / iree-base-runtime 3.13.0 (see judge/known_deviations.py
+Observed with iree-base-compiler / iree-base-runtime 3.13.0 (see judge/deviations/iree.toml
 for the deviations found):
 
 * f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E3M4, f8E4M3 and f8E4M3B11FNUZ have no HAL element type:

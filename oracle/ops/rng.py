@@ -318,7 +318,7 @@ add_impl_defined(
                 "and PHILOX are 'implementation-defined variants' too; the oracle implements XLA's "
                 "variants bit for bit (oracle/ops/rng.py) and compares them exactly, since those are "
                 "what jax's PRNG and every XLA backend define (a backend with another variant shows "
-                "up as a mismatch and belongs in judge/known_deviations.py)",
+                "up as a mismatch and belongs in judge/deviations/)",
                 'rng_bit_generator: "DEFAULT: Implementation-defined algorithm. THREE_FRY: '
                 'Implementation-defined variant of the Threefry algorithm." and "not guaranteed to '
                 'be deterministic between implementations"', rng_bit_generator_default),
