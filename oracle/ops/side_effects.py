@@ -24,6 +24,7 @@ import weakref
 import numpy as np
 
 from ..allowances import ImplDefined
+from .. import lapack  # noqa: F401  registers the lapack_*_ffi targets beside custom_calls' own
 from ..custom_calls import TARGETS, compare_custom_call, lookup_target
 from ..errors import OracleError, Unsupported
 from ..evaluator import TOKEN_VALUE, check_value
