@@ -4,6 +4,8 @@ custom_call (hand-computed values; the interpret corpus runs the official tests)
 from __future__ import annotations
 
 import dataclasses
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -230,3 +232,13 @@ func.func @main(%x: tensor<2xi32>) -> (tensor<2xi32>, tensor<2xi32>) {
 
 def test_drawn_custom_calls_verify_and_evaluate():
     assert len(check_drawn_signatures("stablehlo.custom_call", max_examples=15)) == 15
+
+
+def test_loading_the_ops_registers_the_lapack_targets():
+    """custom_call's targets include jaxlib's LAPACK FFI calls (oracle/lapack.py) as soon as the op
+    records load, whatever else a process imported (a fresh interpreter, as the CLI starts)."""
+    code = ("import oracle; oracle.all_ops()\n"
+            "from oracle.custom_calls import TARGETS\n"
+            "print(sum(name.startswith('lapack_') for name in TARGETS))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert int(out) > 0
