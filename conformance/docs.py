@@ -22,7 +22,7 @@ from conformance.cli import build_parser
 from generators.ops import samplers_of
 from judge.explain import load_deviations
 from judge.status import FAILING, Status
-from judge.tolerance import format_table
+from judge.tolerance import tolerance_table
 from oracle.registry import all_ops, table_key
 
 COMMAND = "python -m conformance.docs"
@@ -148,12 +148,14 @@ def statuses() -> str:
 
 def tolerances() -> str:
     return "\n".join([
-        header("Tolerances", "the op records' tolerance rows (`judge/tolerance.py`, `format_table`)"),
+        header("Tolerances", "the op records' tolerance rows (`judge/tolerance.py`, `tolerance_table`)"),
         "How far a backend's result may be from the oracle's, per op and result element type. "
         "Every (op, type) not listed is exact; an element passes when any bound holds; NaN "
         "matches any NaN. Ops with a per-element error bound (`extra[\"error_bound\"]`) use it "
         "instead of a row. See [how results are judged](../judging.md).", "",
-        format_table(), ""])
+        "| op | types | tolerance | why |", "|---|---|---|---|",
+        *(f"| {op} | {cell(types)} | {cell(tol.describe())} | {cell(tol.reason)} |"
+          for (op, types), tol in tolerance_table().items()), ""])
 
 
 def attribute_classes() -> str:

@@ -36,7 +36,6 @@ pass ``operand_type`` for the few ops whose accuracy depends on the operand type
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import replace
 
 from oracle.allowances import EPS, EXACT, Tolerance, order_dependent
@@ -44,7 +43,7 @@ from oracle.registry import all_ops, table_key
 from oracle.types import as_element_type
 
 __all__ = ["Tolerance", "EXACT", "TOLERANCE_TABLE", "tolerance_for",
-           "type_keys", "format_table", "quantized_tolerance", "tolerance_table", "precision_config_ops",
+           "type_keys", "quantized_tolerance", "tolerance_table", "precision_config_ops",
            "PRECISION_CONFIG_OPS", "DEFAULT_ROWS"]
 
 # precision_config DEFAULT / HIGH may multiply in bf16 (one pass, TPU) or TF32 (GPU):
@@ -160,15 +159,3 @@ def tolerance_for(op: str, element_type, *, operand_type=None, precision: str | 
             if tol is not None:
                 return tol
     return EXACT
-
-
-def format_table() -> str:
-    """The table as Markdown, for docs: a ``|`` in a reason (``|x|``) is escaped so the row
-    keeps its four cells, and a ``<`` so that ``complex<f32>`` is not read as an HTML tag."""
-    def cell(text: str) -> str:
-        return re.sub(r"<(?=[A-Za-z/])", "&lt;", " ".join(text.split()).replace("|", "\\|"))
-
-    lines = ["| op | types | tolerance | why |", "|---|---|---|---|"]
-    for (op, types), tol in tolerance_table().items():
-        lines.append(f"| {op} | {cell(types)} | {cell(tol.describe())} | {cell(tol.reason)} |")
-    return "\n".join(lines)

@@ -83,6 +83,12 @@ def test_generated_pages_say_so():
         assert lines[2].startswith(GENERATED_MARK), f"{path}: the generated mark belongs under the title"
 
 
+def test_the_tolerance_page_lists_the_table():
+    """docs/tables/tolerances.md is current (above): every row of the tolerance table is on it."""
+    with open(os.path.join(REPO, "docs", "tables", "tolerances.md"), encoding="utf-8") as f:
+        assert "| sine | f32 |" in f.read()
+
+
 def test_every_relative_link_resolves():
     dead = {os.path.relpath(p, REPO): dead_links(p) for p in markdown_files()}
     assert not {p: links for p, links in dead.items() if links}
