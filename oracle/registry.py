@@ -30,6 +30,8 @@ stays with the backend.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import threading
 from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Optional
@@ -152,25 +154,26 @@ def lookup(name: str) -> OpInfo | None:
     return OPS.get(name)
 
 
-_loaded = False
-_loading = threading.RLock()  # processes of a grid evaluate in threads (oracle/grid.py)
+_imported: set[str] = set()
+_importing = threading.RLock()  # processes of a grid evaluate in threads (oracle/grid.py)
+
+
+def import_submodules(package: str, path) -> None:
+    """Imports every module of the package ``package`` (its ``__path__``: ``path``) once: each
+    registers what it defines on import (the op records here, their samplers in generators/ops)."""
+    if package in _imported:
+        return
+    with _importing:
+        if package not in _imported:
+            for module in pkgutil.iter_modules(path):
+                importlib.import_module(f"{package}.{module.name}")
+            _imported.add(package)
 
 
 def _load_families():
     """Import every family module once (each registers its ops on import)."""
-    global _loaded
-    if _loaded:
-        return
-    with _loading:
-        if _loaded:
-            return
-        import importlib
-        import pkgutil
-
-        from . import ops
-        for m in pkgutil.iter_modules(ops.__path__):
-            importlib.import_module(f"{ops.__name__}.{m.name}")
-        _loaded = True
+    from . import ops  # (the family modules import this one)
+    import_submodules(ops.__name__, ops.__path__)
 
 
 def all_ops() -> dict[str, OpInfo]:

@@ -17,13 +17,10 @@ between an OpInfo's reference and its ``sample_inputs_func``:
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-import threading
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Optional
 
-from oracle.registry import OpInfo, Signature
+from oracle.registry import OpInfo, Signature, import_submodules
 
 __all__ = ["AttributeClass", "Samplers", "samplers", "samplers_of"]
 
@@ -74,22 +71,7 @@ def samplers(name: str, **hooks) -> Samplers:
     return entry
 
 
-_loaded = False
-_loading = threading.RLock()
-
-
-def _load_families() -> None:
-    global _loaded
-    if _loaded:
-        return
-    with _loading:
-        if not _loaded:
-            for module in pkgutil.iter_modules(__path__):
-                importlib.import_module(f"{__name__}.{module.name}")
-            _loaded = True
-
-
 def samplers_of(op: str | OpInfo) -> Samplers:
     """The samplers of an op (by name or record); an op nothing draws has empty ones."""
-    _load_families()
+    import_submodules(__name__, __path__)
     return SAMPLERS.get(op if isinstance(op, str) else op.name) or Samplers()
