@@ -67,7 +67,8 @@ FAMILIES = (
 #: The backends built in (plug-ins: ``plugins.plugin_names()``; ``cmd:...`` is open-ended).
 BACKEND_NAMES = tuple(BUILT_IN)
 
-CMD_LINE = "cmd:TEMPLATE     any program: --backend 'cmd:RUNNER {program} {inputs} {outputs}' (see README)"
+CMD_LINE = ("cmd:TEMPLATE     any program: --backend 'cmd:RUNNER {program} {inputs} {outputs}' "
+            "(see docs/adding-a-backend.md)")
 
 
 def all_backend_names() -> list[str]:
