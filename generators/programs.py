@@ -222,7 +222,13 @@ def special_value_cases(op_info: OpInfo, element_type, key=None, values=special_
         # a second case of a one-operand float op: its hardest values alone, VECTOR_TAIL - 1 in all
         # (tensors.vector_tail_only); the first example (False, Hypothesis's simplest) is the long one
         short = values is special_value_cross and vector_tail_only(operand_types) is not None
-        inputs = vector_tail_only(operand_types) if short and draw(st.booleans()) else values(operand_types)
+        if short and draw(st.booleans()):
+            inputs = vector_tail_only(operand_types)
+        elif values is special_value_cross and samplers_of(op_info).destination_values is not None:
+            # a conversion: the result type's edges too (generators/ops/elements.destination_edges)
+            inputs = special_value_cross(operand_types, extra=samplers_of(op_info).destination_values(sig))
+        else:
+            inputs = values(operand_types)
         if inputs is None:
             return None
         shape = (int(inputs[0].size),)
