@@ -805,8 +805,8 @@ def _(op, args, results, recompute):
     if not (src.is_float and src.bits > 16 and dst.is_float and dst.bits <= 8
             and float(dst.finfo.max) <= float(f16.max) and float(dst.finfo.smallest_subnormal) >= float(f16.smallest_subnormal)):
         return results
-    x = args[0].astype(np.float64)
     with np.errstate(all="ignore"):
+        x = args[0].astype(np.float64)
         twice = round_to(round_to(x, ELEMENT_TYPES["f16"]).astype(np.float64), dst)
         inside = np.isfinite(x) & (np.abs(x) <= float(f16.max))
     return [np.where(inside, twice, results[0])]

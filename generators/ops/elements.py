@@ -124,7 +124,7 @@ def _exactly_in(et, values: np.ndarray) -> np.ndarray:
 
 
 def _float_destination_ties(dst, intermediates) -> np.ndarray:
-    """Positive values (float64) at ``dst``'s edges: its smallest and largest subnormal, smallest
+    """Non-negative values (float64) at ``dst``'s edges: 0, its smallest and largest subnormal, smallest
     normal, 1, largest finite value and the one below; the ties between each of them and its
     neighbours (0 | smallest subnormal, max | the step past max: the first value past the range
     included); the step past max; and beside every tie, the ties of each type of
@@ -136,7 +136,7 @@ def _float_destination_ties(dst, intermediates) -> np.ndarray:
     anchors = np.concatenate([anchors, below[np.isfinite(below) & (below > 0)]])
     below, above = _neighbours(dst, anchors)
     ties = np.concatenate([(anchors + below)[np.isfinite(below)] / 2, (anchors + above) / 2])
-    out = [anchors, ties, above[-1:] if anchors.size else anchors, [2 * top]]
+    out = [[0.0], anchors, ties, above[-1:] if anchors.size else anchors, [2 * top]]
     for inner in intermediates:
         if not inner.finfo.nmant > fi.nmant:
             continue
@@ -263,3 +263,33 @@ def bitcast_destination_specials(src, dst, specials: np.ndarray) -> np.ndarray:
     if src.bits != dst.bits or src.bits < 8 or src.is_bool or dst.is_bool:
         return np.zeros(0, src.dtype)
     return np.ascontiguousarray(specials).view(src.dtype)
+
+
+def quantization_edges(expressed, scales: np.ndarray, zero_points: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """Float values (of type ``expressed``) where uniform_quantize to storage range [lo, hi] with
+    per-element ``scales`` / ``zero_points`` meets the destination's edges, one row of candidates
+    per element (shape (k,) + scales.shape): the storage bounds and zero point exactly, one step
+    past each bound, the ties half-way between the bounds and their neighbours and beside the zero
+    point (spec uniform_quantize: round_nearest_even of clamp(x / scale + zero_point)), each
+    rounded to ``expressed`` and then its neighbours in ``expressed``, and +-0."""
+    et = as_element_type(expressed)
+    z = np.asarray(zero_points, np.float64)
+    steps = [lo, hi, lo - 1, hi + 1, lo + 0.5, hi - 0.5, lo - 0.5, hi + 0.5]
+    rows = [(np.full_like(z, k) - z) for k in steps] + [z * 0 + 0.5, z * 0 - 0.5, z * 0 + 1.5]
+    out = []
+    with np.errstate(all="ignore"):
+        for r in rows:
+            x = round_to(r * np.asarray(scales, np.float64), et)
+            out += [x, np.nextafter(x, et.dtype.type(np.inf)) if et.bits >= 32 else _step(et, x, 1),
+                    np.nextafter(x, et.dtype.type(-np.inf)) if et.bits >= 32 else _step(et, x, -1)]
+    out += [np.zeros_like(out[0]), -np.zeros_like(out[0])]
+    return np.stack([np.asarray(o, et.dtype) for o in out])
+
+
+def _step(et, x: np.ndarray, direction: int) -> np.ndarray:
+    """The value of float type ``et`` (16 bits or fewer) one step toward +inf (1) or -inf (-1) from each x."""
+    v = np.asarray(x, np.float64)
+    below, above = _neighbours(et, np.abs(v))
+    if direction > 0:
+        return np.where(v >= 0, above, -below)
+    return np.where(v > 0, below, -above)
