@@ -14,6 +14,8 @@ import ml_dtypes
 import numpy as np
 
 from oracle import ir
+from oracle.numerics import round_to
+from oracle.types import ELEMENT_TYPES
 
 from .registry import condition
 from .values import element_type_of, float_operands, some_element, storage_of
@@ -23,7 +25,8 @@ __all__ = ["atanh_operand_near_0_4", "acosh_operand_just_above_one", "atan_opera
            "acosh_operand_square_overflows", "zero_integer_base", "minus_one_to_negative_power",
            "clamp_min_above_max", "polygamma_order_3_mod_4", "polygamma_negative_operand", "asin_operand_near_one",
            "atanh_small_operand", "infinite_zeta_operand", "fmod_at_least_half_divisor", "negative_half_operand",
-           "remainder_quotient_overflows", "digamma_near_pole", "unit_base_nan_exponent", "expm1_small_operand"]
+           "remainder_quotient_overflows", "digamma_near_pole", "unit_base_nan_exponent", "expm1_small_operand",
+           "sqrt_rounds_twice_through_f16"]
 
 
 @condition
@@ -101,6 +104,22 @@ def minus_one_to_negative_power(op: ir.Op, operands: Sequence) -> bool:
         return False
     base, exponent = np.broadcast_arrays(base.astype(np.int64), exponent.astype(np.int64))
     return bool(np.any((base == -1) & (exponent < 0)))
+
+
+@condition
+def sqrt_rounds_twice_through_f16(op: ir.Op, operands: Sequence) -> bool:
+    """A sqrt of a float type narrower than f16 with some element whose square root, rounded to
+    f16 first, rounds to another value of the type than the square root itself (sqrt(15.5) =
+    3.937..: 3.9375 in f16, a tie of f8E3M4 that rounds to 4; once: 3.875). (spec "sqrt")"""
+    floats = float_operands(operands[:1])
+    if op.mnemonic != "sqrt" or not floats or ml_dtypes.finfo(floats[0].dtype).bits >= 16:
+        return False
+    et = element_type_of(op.results[0])
+    with np.errstate(all="ignore"):
+        root = np.sqrt(floats[0].astype(np.float64))
+        once = round_to(root, et).astype(np.float64)
+        twice = round_to(round_to(root, ELEMENT_TYPES["f16"]).astype(np.float64), et).astype(np.float64)
+    return bool(np.any((once != twice) & ~np.isnan(once)))
 
 
 @condition

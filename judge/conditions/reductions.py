@@ -20,7 +20,7 @@ from .registry import condition
 
 __all__ = ["body_returns_an_argument", "variadic_all_reduce", "stable_sort_with_equal_keys",
            "complex_order_comparison", "negative_sort_dimension", "top_k_equal_elements", "totalorder_comparator",
-           "totalorder_nan_operand", "while_body_moves_carried_value"]
+           "totalorder_nan_operand", "while_body_moves_carried_value", "several_sort_operands"]
 
 
 @condition
@@ -71,6 +71,12 @@ def complex_order_comparison(op: ir.Op, operands: Sequence) -> bool:
     direction = str(getattr(op.attr("comparison_direction", None), "value", op.attr("comparison_direction", "")))
     return (op.name in ("stablehlo.compare", "chlo.broadcast_compare") and direction in ("GE", "GT", "LE", "LT")
             and any(isinstance(x, np.ndarray) and x.dtype.kind == "c" for x in operands))
+
+
+@condition
+def several_sort_operands(op: ir.Op, operands: Sequence) -> bool:
+    """A sort of two or more operands (sorted together by the comparator). (spec "sort")"""
+    return op.name == "stablehlo.sort" and len(operands) >= 2
 
 
 @condition
