@@ -57,6 +57,13 @@ def _binary(name: str, t: str, n: int = 2) -> str:
 }}"""
 
 
+def _convert(src: str, dst: str) -> str:
+    return f"""func.func @main(%a: tensor<2x{src}>) -> tensor<2x{dst}> {{
+  %0 = stablehlo.convert %a : (tensor<2x{src}>) -> tensor<2x{dst}>
+  return %0 : tensor<2x{dst}>
+}}"""
+
+
 # Rows of tensor<4x3xf32> scattered to: 8 updates of one row each (the old width, max(updates.shape)
 # = 8, called every such scatter out of bounds).
 SCATTER_ROWS = """func.func @main(%a: tensor<4x3xf32>, %i: tensor<8x1xi32>, %u: tensor<8x3xf32>) -> tensor<4x3xf32> {
@@ -176,6 +183,18 @@ TWINS: dict[str, list[Twin]] = {
     ],
     "unsigned_index_top_bit": [
         Twin(DYNAMIC_SLICE_UI8, (np.zeros(8, F32), np.uint8(128)), (np.zeros(8, F32), np.uint8(127))),
+    ],
+    "double_rounding_through_f32": [
+        Twin(_convert("ui32", "bf16"), (np.array([1077936129, 1], np.uint32),),
+             (np.array([1077936128 + 2 ** 22 + 2 ** 8, 1], np.uint32),),
+             "just above a bf16 tie, within f32's half spacing (128); 256 above it f32 keeps it above"),
+        Twin(_convert("f64", "f16"), (np.array([0.9997558295726776, 1.0]),), (np.array([0.9997, 1.0]),),
+             "just below the f16 tie 0.999755859375: f32 rounds it onto the tie"),
+    ],
+    "convert_rounds_up_to_smallest_normal": [
+        Twin(_convert("f64", "f32"), (np.array([1.1754942807573643e-38, 1.0]),), (np.array([1.1754942106924411e-38, 1.0]),),
+             "the tie between f32's largest subnormal and smallest normal rounds up; the largest subnormal itself does not"),
+        Twin(_convert("complex<f64>", "complex<f32>"), (np.array([1 - 1.1754943e-38j, 1]),), (np.array([1 - 1e-39j, 1]),)),
     ],
     "f4_largest_magnitude": [
         Twin(_unary("stablehlo.abs", "f4E2M1FN"), (np.array([6, 1, 0, -4], ml_dtypes.float4_e2m1fn),),
