@@ -260,3 +260,25 @@ def test_entry_explains_inside_its_claim_and_not_outside(entry):
     if entry.when:
         others = tuple(c for c in CONDITIONS if c != entry.when)
         assert known_deviation(backend, op, dtype, status, others) != entry
+
+
+def _explains(backend: str, program: str, operands, dtype: str) -> bool:
+    ops = [o for o in _main(program) if o.name != "func.return"]
+    return known_deviation(backend, ops[-1].name, dtype, "mismatch", triggered(ops[-1], list(operands), ops[:-1])) is not None
+
+
+def test_the_i1_add_entry_takes_constants_only():
+    """'add of i1 constants ... With run-time arguments XLA computes OR': true + true = false
+    computed at run time is a new problem on xla; xla-folded folds every operand."""
+    args = (np.array([True, False]),)
+    assert _explains("xla", ADD_I1_OF_CONSTANT, args, "i1")
+    runtime = ADD_I1_OF_CONSTANT.replace("stablehlo.add %c, %a", "stablehlo.add %a, %a")
+    assert not _explains("xla", runtime, args, "i1")
+    assert _explains("xla-folded", runtime, args, "i1")
+
+
+def test_the_cbrt_entry_takes_positive_subnormals_only():
+    """'cbrt of a positive subnormal gives a negative result': a wrong cbrt of the largest finite
+    value, with no positive subnormal beside it, is not this entry's."""
+    assert _explains("xla", _unary("stablehlo.cbrt", "f32"), (np.array([1e-45, 8, 1, 3.4e38], F32),), "f32")
+    assert not _explains("xla", _unary("stablehlo.cbrt", "f32"), (np.array([-1e-45, 8, 1, 3.4e38], F32),), "f32")
