@@ -109,6 +109,13 @@ DYNAMIC_SLICE_UI8 = """func.func @main(%a: tensor<8xf32>, %i: tensor<ui8>) -> te
   return %0 : tensor<2xf32>
 }"""
 
+BATCH_NORM_TRAINING = """func.func @main(%x: tensor<5x5x5x{t}>, %s: tensor<5x{t}>, %o: tensor<5x{t}>)
+    -> (tensor<5x5x5x{t}>, tensor<5x{t}>, tensor<5x{t}>) {{
+  %0:3 = "stablehlo.batch_norm_training"(%x, %s, %o) {{epsilon = 0.001 : f32, feature_index = 0 : i64}}
+      : (tensor<5x5x5x{t}>, tensor<5x{t}>, tensor<5x{t}>) -> (tensor<5x5x5x{t}>, tensor<5x{t}>, tensor<5x{t}>)
+  return %0#0, %0#1, %0#2 : tensor<5x5x5x{t}>, tensor<5x{t}>, tensor<5x{t}>
+}}"""
+
 F32, C64, I8 = np.float32, np.complex64, np.int8
 ROWS = np.zeros((4, 3), F32), np.zeros((8, 3), F32)
 
@@ -195,6 +202,13 @@ TWINS: dict[str, list[Twin]] = {
         Twin(_convert("f64", "f32"), (np.array([1.1754942807573643e-38, 1.0]),), (np.array([1.1754942106924411e-38, 1.0]),),
              "the tie between f32's largest subnormal and smallest normal rounds up; the largest subnormal itself does not"),
         Twin(_convert("complex<f64>", "complex<f32>"), (np.array([1 - 1.1754943e-38j, 1]),), (np.array([1 - 1e-39j, 1]),)),
+    ],
+    "elements_per_feature_overflows": [
+        Twin(BATCH_NORM_TRAINING.format(t="f8E3M4"), (np.zeros((5, 5, 5), ml_dtypes.float8_e3m4),
+                                                     np.ones(5, ml_dtypes.float8_e3m4), np.zeros(5, ml_dtypes.float8_e3m4)),
+             (np.zeros((5, 5, 5), np.float32), np.ones(5, np.float32), np.zeros(5, np.float32)),
+             "25 elements per feature: inf in f8E3M4 (largest finite 15.5), 25 in f32",
+             BATCH_NORM_TRAINING.format(t="f32")),
     ],
     "f4_largest_magnitude": [
         Twin(_unary("stablehlo.abs", "f4E2M1FN"), (np.array([6, 1, 0, -4], ml_dtypes.float4_e2m1fn),),

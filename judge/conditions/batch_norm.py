@@ -32,10 +32,11 @@ def epsilon_rounds_to_zero(op: ir.Op, operands: Sequence) -> bool:
 
 @condition
 def elements_per_feature_overflows(op: ir.Op, operands: Sequence) -> bool:
-    """batch_norm_grad: size(operand) / dim(operand, feature_index) is not finite in the
-    element type (the spec's constant(..., element_type(grad_output)): 20 in f8E3M4 is inf).
-    (spec "batch_norm_grad")"""
-    if op.name != "stablehlo.batch_norm_grad":
+    """batch_norm_grad / batch_norm_training: size(operand) / dim(operand, feature_index) is not
+    finite in the element type (the spec's constant(..., element_type(grad_output)) and
+    compute_mean's divisor, constant(..., element_type(operand)): 20 in f8E3M4 is inf).
+    (spec "batch_norm_grad", "batch_norm_training")"""
+    if op.name not in ("stablehlo.batch_norm_grad", "stablehlo.batch_norm_training"):
         return False
     operand = np.asarray(operands[0])
     fi = int(op.attr("feature_index"))
