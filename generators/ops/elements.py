@@ -80,8 +80,9 @@ def sampled_from(values):
 # narrower intermediate type on the way (f32 -> f16 -> f8E4M3FN; i64 -> f64 -> f32): a value
 # just above or below an intermediate type's tie next to a destination tie rounds twice.
 
-#: Intermediate float types a conversion from a float type may round through (spec convert:
-#: one rounding, "using IEEE-754 roundToIntegralTiesToEven" for floats).
+#: Intermediate float types a conversion from a float type may round through.  Spec convert: an
+#: exactly representable value converts exactly, an inexact one is "TBD (#180)"; the oracle's
+#: profile rounds once to nearest (oracle/element_conversion.py), which rounding twice breaks.
 FLOAT_INTERMEDIATES = ("f16", "bf16", "f32")
 #: Intermediate float types a conversion from a wide integer may round through.
 INTEGER_INTERMEDIATES = ("f32", "f64")
@@ -192,10 +193,10 @@ def destination_edges(src, dst) -> np.ndarray:
     """Values of element type ``src`` (an array of its dtype) where a conversion to ``dst`` meets
     dst's edges: dst's subnormals, smallest normal, largest finite value and +-0, the ties
     between adjacent values of dst, the first values past dst's range, each with its neighbours
-    in ``src``, and (item of rounding through an intermediate type) the values beside the ties of
-    every narrower float type a backend might round through on the way (FLOAT_INTERMEDIATES
-    from a float, INTEGER_INTERMEDIATES from an integer).  Empty where nothing applies (a bool
-    on either side, complex to real)."""
+    in ``src``, and the values beside the ties of every narrower float type a backend might
+    round through on the way (FLOAT_INTERMEDIATES from a float, INTEGER_INTERMEDIATES from an
+    integer).  Complex types: these values as the real parts (reversed as the imaginary parts)
+    of the components' conversion.  Empty where a bool is on either side."""
     with np.errstate(all="ignore"):  # the steps past max may overflow float64 (f64 itself): dropped
         return _destination_edges(as_element_type(src), as_element_type(dst))
 
