@@ -284,7 +284,8 @@ def quantization_edges(expressed, scales: np.ndarray, zero_points: np.ndarray, l
             out += [x, np.nextafter(x, et.dtype.type(np.inf)) if et.bits >= 32 else _step(et, x, 1),
                     np.nextafter(x, et.dtype.type(-np.inf)) if et.bits >= 32 else _step(et, x, -1)]
     out += [np.zeros_like(out[0]), -np.zeros_like(out[0])]
-    return np.stack([np.asarray(o, et.dtype) for o in out])
+    with np.errstate(all="ignore"):  # a step past the range overflows to inf: kept
+        return np.stack([np.asarray(o, et.dtype) for o in out])
 
 
 def _step(et, x: np.ndarray, direction: int) -> np.ndarray:
