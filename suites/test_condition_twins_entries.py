@@ -116,6 +116,13 @@ BATCH_NORM_TRAINING = """func.func @main(%x: tensor<5x5x5x{t}>, %s: tensor<5x{t}
   return %0#0, %0#1, %0#2 : tensor<5x5x5x{t}>, tensor<5x{t}>, tensor<5x{t}>
 }}"""
 
+BATCH_NORM_INFERENCE = """func.func @main(%x: tensor<1x2xf32>, %s: tensor<2xf32>, %o: tensor<2xf32>, %m: tensor<2xf32>,
+    %v: tensor<2xf32>) -> tensor<1x2xf32> {
+  %0 = "stablehlo.batch_norm_inference"(%x, %s, %o, %m, %v) {epsilon = 0.001 : f32, feature_index = 1 : i64}
+      : (tensor<1x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2xf32>
+  return %0 : tensor<1x2xf32>
+}"""
+
 F32, C64, I8 = np.float32, np.complex64, np.int8
 ROWS = np.zeros((4, 3), F32), np.zeros((8, 3), F32)
 
@@ -209,6 +216,12 @@ TWINS: dict[str, list[Twin]] = {
              (np.zeros((5, 5, 5), np.float32), np.ones(5, np.float32), np.zeros(5, np.float32)),
              "25 elements per feature: inf in f8E3M4 (largest finite 15.5), 25 in f32",
              BATCH_NORM_TRAINING.format(t="f32")),
+    ],
+    "batch_norm_inference_mean_dominates": [
+        Twin(BATCH_NORM_INFERENCE, (np.array([[1000.5, 1]], F32), *(np.ones(2, F32),) * 2, np.array([1000, 0], F32),
+                                    np.ones(2, F32)),
+             (np.array([[1000.5, 1]], F32), *(np.ones(2, F32),) * 2, np.array([400, 0], F32), np.ones(2, F32)),
+             "mean 1000 beside 1000.5 cancels; mean 400 is nearer 0 than 1000.5 is to it"),
     ],
     "f4_largest_magnitude": [
         Twin(_unary("stablehlo.abs", "f4E2M1FN"), (np.array([6, 1, 0, -4], ml_dtypes.float4_e2m1fn),),
