@@ -145,8 +145,8 @@ def test_dequantize_with_the_zero_points_sign_flipped_is_reported(key):
 @pytest.mark.parametrize("name,pair", [("convert-flushes-destination-subnormals", "f32,f16"),
                                        ("convert-f8-double-rounding-via-f16", "f32,f8E4M3FN")])
 def test_destination_fault_is_reported_on_the_pair_it_was_missed_on(name, pair):
-    """The pairs these faults passed on before conversions drew their destination's edges (every
-    f32 -> f16 and f32 -> f8E4M3FN case)."""
+    """The pairs only the destination's edges show these faults on: no f32 special value is an
+    exact f16 subnormal, or sits within half an f16 spacing of an f8E4M3FN tie."""
     pairs = {",".join(r.dtypes) for r in _mismatches(name, [pair.split(",")[0]])}
     assert pair in pairs, sorted(pairs)
 
@@ -154,8 +154,8 @@ def test_destination_fault_is_reported_on_the_pair_it_was_missed_on(name, pair):
 @pytest.mark.slow
 @pytest.mark.parametrize("name,element_type", [(n, t) for n, ts in sorted(DESTINATION_FAULTS.items()) for t in ts])
 def test_destination_fault_is_reported_on_every_family_it_shows_on(name, element_type):
-    """Before conversions drew their destination's edges, a convert that flushed f16-subnormal
-    results passed every convert case (no drawn f32 value was an exact f16 subnormal)."""
+    """A convert that flushes f16-subnormal results passes every case whose f32 values include no
+    exact f16 subnormal: the destination's edges must be drawn on every family it shows on."""
     assert not _missed_types(name, [element_type]), f"fault:{name} went unnoticed on {element_type}"
 
 
