@@ -88,3 +88,24 @@ def test_bitcast_case_holds_the_destinations_nan_payloads():
     with np.errstate(invalid="ignore"):
         as_bf16 = bits.view(ml_dtypes.bfloat16).astype(np.float64)
     assert np.isnan(as_bf16).sum() >= 4 and np.isinf(as_bf16).sum() == 2
+
+
+def test_dequantize_inputs_hold_the_storage_bounds_and_the_zero_point():
+    from hypothesis import strategies as st
+
+    from generators.cases import random_example
+    from generators.drawing import as_draw
+    from generators.ops import samplers_of
+    from oracle.registry import Signature
+    from oracle.types import TensorType, as_element_type
+
+    info = oracle.lookup("stablehlo.uniform_dequantize")
+    qt = as_element_type("!quant.uniform<i8<-100:90>:f32, 0.5:7>")
+    sig = Signature((TensorType((4, 8), qt),), {}, (TensorType((4, 8), element_type("f32")),))
+
+    @st.composite
+    def inputs(draw):
+        return samplers_of(info).draw_inputs(as_draw(draw), sig)
+
+    x = set(np.asarray(random_example(inputs(), 0)[0]).ravel().tolist())
+    assert {-100, 90, -99, 89, 7, 6, 8} <= x

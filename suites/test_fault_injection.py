@@ -29,7 +29,6 @@ from generators.modules import build_module
 from generators.ops import samplers_of
 from generators.programs import Case
 from generators.quantized import QUANTIZED_KEYS
-from generators.tensors import input_sets
 
 
 def default_budget(command: str) -> int:
@@ -127,8 +126,9 @@ def test_data_movement_fault_is_reported_on_every_family(name):
 def _dequantize_cases(draw, key):
     """A uniform_dequantize case of storage type ``key`` drawn by the op's own samplers."""
     info = oracle.lookup("stablehlo.uniform_dequantize")
-    sig = samplers_of(info).draw_signature(as_draw(draw), key)
-    return Case(module=build_module(info.name, sig), inputs=list(draw(input_sets(sig))), op=info.name,
+    own, draw = samplers_of(info), as_draw(draw)
+    sig = own.draw_signature(draw, key)
+    return Case(module=build_module(info.name, sig), inputs=list(own.draw_inputs(draw, sig)), op=info.name,
                 element_types=(key,), signature=sig)
 
 

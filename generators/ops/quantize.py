@@ -90,4 +90,23 @@ def _draw_quantize_inputs(draw, sig) -> list:
 
 samplers("stablehlo.uniform_quantize", draw_signature=_draw_uniform_quantize, signature_keys=uniform_quantize_keys,
          draw_inputs=_draw_quantize_inputs)
-samplers("stablehlo.uniform_dequantize", draw_signature=_draw_uniform_dequantize)
+def _draw_dequantize_inputs(draw, sig) -> list:
+    """Storage values whose every other element (from a drawn offset) is one of the storage
+    type's edges for that element's own zero point: the storage bounds and one inside them, the
+    zero point and its neighbours (where (x - zero_point) * scale is 0, +-scale, and largest),
+    the rest drawn as ever."""
+    (generic,) = draw(input_sets(sig))
+    qt = sig.operand_types[0].element_type
+    if not generic.size:
+        return [generic]
+    shape = generic.shape
+    zp = _per_element(qt.zero_points, qt, shape)
+    rows = [np.full(shape, float(v)) for v in (qt.min, qt.max, qt.min + 1, qt.max - 1)] + [zp, zp - 1, zp + 1]
+    edges = np.clip(np.stack(rows), qt.min, qt.max)
+    offset = draw(st.integers(0, edges.shape[0] - 1))
+    flat = np.arange(math.prod(shape)).reshape(shape)
+    chosen = np.take_along_axis(edges, ((flat + offset) % edges.shape[0])[None], axis=0)[0]
+    return [np.where(flat % 2 == 0, chosen.astype(np.int64), generic.astype(np.int64)).astype(generic.dtype)]
+
+
+samplers("stablehlo.uniform_dequantize", draw_signature=_draw_uniform_dequantize, draw_inputs=_draw_dequantize_inputs)
