@@ -123,6 +123,11 @@ BATCH_NORM_INFERENCE = """func.func @main(%x: tensor<1x2xf32>, %s: tensor<2xf32>
   return %0 : tensor<1x2xf32>
 }"""
 
+TOTALORDER_COMPARE = """func.func @main(%a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xi1> {
+  %0 = stablehlo.compare LT, %a, %b, TOTALORDER : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}"""
+
 F32, C64, I8 = np.float32, np.complex64, np.int8
 ROWS = np.zeros((4, 3), F32), np.zeros((8, 3), F32)
 
@@ -222,6 +227,23 @@ TWINS: dict[str, list[Twin]] = {
                                     np.ones(2, F32)),
              (np.array([[1000.5, 1]], F32), *(np.ones(2, F32),) * 2, np.array([400, 0], F32), np.ones(2, F32)),
              "mean 1000 beside 1000.5 cancels; mean 400 is nearer 0 than 1000.5 is to it"),
+    ],
+    "f6_operand": [
+        Twin(_unary("chlo.is_inf", "f6E2M3FN").replace("-> tensor<4xf6E2M3FN>", "-> tensor<4xi1>").replace(
+            "return %0 : tensor<4xf6E2M3FN>", "return %0 : tensor<4xi1>"),
+             (np.zeros(4, ml_dtypes.float6_e2m3fn),), (np.zeros(4, F32),), "",
+             _unary("chlo.is_inf", "f32").replace("-> tensor<4xf32>", "-> tensor<4xi1>").replace(
+                 "return %0 : tensor<4xf32>", "return %0 : tensor<4xi1>")),
+    ],
+    "integer_division_by_zero_or_overflow": [
+        Twin(_binary("stablehlo.divide", "i32"), (np.array([7, 1], np.int32), np.array([0, 1], np.int32)),
+             (np.array([7, 1], np.int32), np.array([2, 1], np.int32)), "a zero divisor"),
+        Twin(_binary("stablehlo.remainder", "i8"), (np.array([-128, 1], I8), np.array([-1, 1], I8)),
+             (np.array([-127, 1], I8), np.array([-1, 1], I8)), "i8 -128 / -1 overflows; -127 / -1 does not"),
+    ],
+    "totalorder_compare_of_nan_or_zero": [
+        Twin(TOTALORDER_COMPARE, (np.array([np.nan, 1], F32), np.array([1, 2], F32)),
+             (np.array([3, 1], F32), np.array([1, 2], F32)), "a NaN (or a zero) is where totalOrder differs"),
     ],
     "f4_largest_magnitude": [
         Twin(_unary("stablehlo.abs", "f4E2M1FN"), (np.array([6, 1, 0, -4], ml_dtypes.float4_e2m1fn),),

@@ -22,7 +22,7 @@ __all__ = ["subnormal_operand", "positive_subnormal_operand", "nan_operand", "no
            "zero_or_subnormal_operand", "tiny_exact_result", "negative_sub_byte_operand", "narrow_integer_top_bit",
            "signed_zero_pair", "zero_or_subnormal_pair", "negative_zero_operand", "empty_operand",
            "subnormal_in_short_vector_tail", "scalar_operand", "smallest_normal_result",
-           "negative_integer_operand"]
+           "negative_integer_operand", "f6_operand", "integer_division_by_zero_or_overflow"]
 
 
 @condition
@@ -101,6 +101,29 @@ def negative_sub_byte_operand(op: ir.Op, operands: Sequence) -> bool:
 def negative_integer_operand(op: ir.Op, operands: Sequence) -> bool:
     """Some operand of a signed integer type holds a negative element. (spec section "Types")"""
     return any(x.size and bool(np.any(x.astype(np.int64) < 0)) for _, x in _integer_operands(op, operands, "sint"))
+
+
+@condition
+def f6_operand(op: ir.Op, operands: Sequence) -> bool:
+    """Some operand of the op has the element type f6E2M3FN or f6E3M2FN. (spec section "Types")"""
+    return any(str(element_type_of(v)).startswith("f6E") for v in op.operands)
+
+
+@condition
+def integer_division_by_zero_or_overflow(op: ir.Op, operands: Sequence) -> bool:
+    """An integer divide / remainder with a zero divisor element, or a signed min / -1 (whose
+    quotient overflows): both results are implementation-defined, and a CPU division instruction
+    traps on them. (spec "divide", "remainder")"""
+    if op.mnemonic not in ("divide", "remainder") or len(operands) < 2:
+        return False
+    kinds = _integer_operands(op, operands, "sint") + _integer_operands(op, operands, "uint")
+    if len(kinds) < 2:
+        return False
+    (et, lhs), (_, rhs) = kinds[0], kinds[1]
+    lhs, rhs = np.broadcast_arrays(lhs.astype(np.int64) if et.is_signed else lhs.astype(np.uint64),
+                                   rhs.astype(np.int64) if et.is_signed else rhs.astype(np.uint64))
+    overflow = (lhs == et.min_value) & (rhs == -1) if et.is_signed else np.zeros(lhs.shape, bool)
+    return bool(np.any((rhs == 0) | overflow))
 
 
 @condition
