@@ -168,6 +168,19 @@ def _rounded_one_by_one(et, columns, exact, ball) -> np.ndarray:
     return out
 
 
+def _unique_rows(columns: list) -> tuple:
+    """(the distinct rows of equal-length arrays, as columns; the index of each row among them),
+    told apart by their bits (distinct NaN payloads stay distinct); (columns, None) when every
+    row is distinct already."""
+    if columns[0].size < 2:
+        return columns, None
+    bits = np.stack([np.ascontiguousarray(c).view(np.uint64) for c in columns], axis=1)
+    unique, inverse = np.unique(bits, axis=0, return_inverse=True)
+    if len(unique) == len(bits):
+        return columns, None
+    return [np.ascontiguousarray(unique[:, k]).view(np.float64) for k in range(len(columns))], inverse.ravel()
+
+
 def correctly_rounded(et, args, fast, exact, hard=None, ball=None) -> np.ndarray:
     """Elementwise f(*args) correctly rounded to float type ``et``.
 
@@ -182,6 +195,9 @@ def correctly_rounded(et, args, fast, exact, hard=None, ball=None) -> np.ndarray
     """
     shape = np.shape(args[0])
     flat = [np.asarray(a, np.float64).ravel() for a in args]
+    unique, inverse = _unique_rows(flat)
+    if inverse is not None:  # each distinct operand tuple once (an element's value is its own)
+        return correctly_rounded(et, unique, fast, exact, hard, ball)[inverse].reshape(shape)
     n = flat[0].size
     todo = np.ones(n, bool)
     out = np.zeros(n, np.float64)
@@ -233,6 +249,11 @@ def complex_rounded(et, z: np.ndarray, exact, fallback, ball=None) -> np.ndarray
     z = np.asarray(z).astype(np.complex128)
     shape = z.shape
     flat = z.ravel()
+    parts, inverse = _unique_rows([flat.real.copy(), flat.imag.copy()])
+    if inverse is not None:
+        distinct = np.empty(parts[0].shape, np.complex128)
+        distinct.real, distinct.imag = parts
+        return complex_rounded(et, distinct, exact, fallback, ball)[inverse].reshape(shape)
     with np.errstate(all="ignore"):
         fb = np.asarray(fallback(flat), np.complex128)
     comp = et.component
