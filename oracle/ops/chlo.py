@@ -30,9 +30,13 @@ vectorized fast path and its argument are in ``_special.py``).  Edge semantics:
 * complex acos/acosh/asin/asinh/atan/atanh/cosh/sinh/tan (the docs allow complex):
   principal branches; on the axes (branch cuts) and for non-finite parts, C99 Annex G
   (numpy's complex128 functions) rounded per component.
-* top_k: "If two elements are equal, the lower-index element appears first" (CHLO doc and
-  XLA TopK); the order of NaN is not stated anywhere: rows holding a NaN are
-  implementation-defined (masked).  -0 and +0 are equal (IEEE compare).
+* top_k: where its doc is silent, its official decomposition (ChloLegalizeToStablehlo.cpp,
+  ConvertTopKOp) says what it means: a stable ``sort`` of the operand with an iota, comparator
+  ``compare GT`` with ``compare_type TOTALORDER`` for floats, sliced to k.  So floats come in
+  descending IEEE totalOrder: +NaN first, then +inf, ..., +0 before -0, ..., -inf, -NaN last
+  (the oracle's ``total_order_key``, as ``compare`` TOTALORDER uses it), and elements with
+  the same key keep the lower index first (the doc: "If two elements are equal, the
+  lower-index element appears first").
 * ragged_dot: the three modes of the CHLO doc (ragged non-contracting lhs dim with a group
   dim in rhs; ragged contracting dim with a group dim in the result; ragged batch dim).
   group_sizes is [g] or batched [b..., x..., g] (lax.ragged_dot_general doc: the batch dims,
@@ -58,6 +62,7 @@ from ..impl_defined_masks import (CUT_SIDE, NONSTANDARD, complex_exceptions, eit
 from ..registry import OPS, OpInfo, add_impl_defined, record_facts, register
 from ._elementwise import COMPLEX_TYPES, FLOAT_TYPES, complex_via_c128, float_exact, wrap
 from ._special import complex_rounded, correctly_rounded
+from .selection import total_order_key
 from .dot_general import DotDims, WideDot, canonical, round_result, wide_dot
 
 FAMILY = "chlo"
@@ -525,6 +530,7 @@ _register("mulhi", _mulhi, ("i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "u
 # =================================================================== top_k
 
 def _top_k(op_, args, ctx, env):
+    """chlo.top_k by its decomposition (module docstring): descending keys, ties by lower index."""
     x = args[0]
     k = int(op_.attr("k"))
     et = _et(op_)
@@ -533,8 +539,7 @@ def _top_k(op_, args, ctx, env):
                           constraint="k")
     n = x.shape[-1]
     if et.is_float:
-        key = x.astype(np.float64)
-        key = np.where(key == 0, 0.0, key)  # -0 and +0 are equal: the lower index first
+        key = total_order_key(x, et)  # compare GT, TOTALORDER
     elif et.is_integer or et.is_bool:
         key = x.astype(np.int64 if (et.is_signed) else np.uint64)
     else:
@@ -543,15 +548,7 @@ def _top_k(op_, args, ctx, env):
     rev = np.argsort(key[..., ::-1], axis=-1, kind="stable")[..., ::-1]
     order = (n - 1 - rev)[..., :k]
     values = np.take_along_axis(x, order, axis=-1)
-    index_type = _result_et(op_, 1)
-    if et.is_float and ctx is not None and getattr(ctx, "impl_defined", None) is not None:
-        nan_rows = np.isnan(x.astype(np.float64)).any(axis=-1, keepdims=True)
-        mask = np.broadcast_to(nan_rows, values.shape)
-        if mask.any():  # the order of NaN is not specified (CHLO doc, XLA TopK)
-            for r in op_.results:
-                prev = ctx.impl_defined.get(r)
-                ctx.impl_defined[r] = mask if prev is None else (prev | mask)
-    return [values, order.astype(index_type.dtype)]
+    return [values, order.astype(_result_et(op_, 1).dtype)]
 
 
 _register("top_k", _top_k, ("i8", "i16", "i32", "i64", "ui8", "ui32") + WIDE)
