@@ -38,7 +38,7 @@ from ..impl_defined_masks import (CUT_SIDE, ERRORS, NONSTANDARD, add_with_overfl
                                   shift_count_out_of_range, sign_region, signed_division_overflow,
                                   subtract_with_overflow)
 from ..registry import add_impl_defined, record_facts
-from . import _transcendental as exact_functions
+from ._transcendental import BINARY as EXACT_BINARY, UNARY as EXACT_UNARY
 from ._elementwise import (BOOLS, C128, COMPLEX_TYPES, F32, F64, FLOAT_TYPES, INTS, SINTS,
                            complex_native, complex_via_c128, component_type,
                            complex_correctly_rounded, elementwise, float_correctly_rounded, float_exact,
@@ -176,7 +176,7 @@ def complex_power_error_bound(op_, inputs, result_types) -> list:
 elementwise("power", quantized="elementwise", domain="positive", arity=2,
             extra={"error_bound": complex_power_error_bound}, kernels={
     INTS: _int_power,
-    FLOAT_TYPES: float_correctly_rounded(exact_functions.power),  # pow: IEEE 754-2019 9.2.1
+    FLOAT_TYPES: float_correctly_rounded(EXACT_BINARY["power"]),  # pow: IEEE 754-2019 9.2.1
     COMPLEX_TYPES: complex_via_c128(np.power),
 }, notes="integer power with negative exponent: truncated (0 unless |base| = 1); 0^-n = 0 impl-defined; "
          "complex: within complex_power_error_bound")
@@ -492,7 +492,7 @@ _TRANSCENDENTAL = {
     "rsqrt": (lambda z: 1 / mpmath.sqrt(z), acb.rsqrt, _rsqrt),
 }
 for _name, _complex_functions in _TRANSCENDENTAL.items():
-    elementwise(_name, arity=1, kernels={FLOAT_TYPES: float_correctly_rounded(exact_functions.UNARY[_name]),
+    elementwise(_name, arity=1, kernels={FLOAT_TYPES: float_correctly_rounded(EXACT_UNARY[_name]),
                                          COMPLEX_TYPES: complex_correctly_rounded(*_complex_functions)},
                 quantized="elementwise", domain="positive" if _name in ("log", "log_plus_one", "rsqrt", "cbrt") else "")
 
@@ -502,7 +502,7 @@ elementwise("sqrt", arity=1, kernels={FLOAT_TYPES: float_exact(np.sqrt),
             quantized="elementwise", domain="positive")
 
 elementwise("atan2", quantized="elementwise", arity=2, kernels={
-    FLOAT_TYPES: float_correctly_rounded(exact_functions.atan2),
+    FLOAT_TYPES: float_correctly_rounded(EXACT_BINARY["atan2"]),
     COMPLEX_TYPES: complex_via_c128(_complex_atan2)})
 
 __all__: list[str] = []
