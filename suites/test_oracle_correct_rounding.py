@@ -232,3 +232,19 @@ def test_same_bits_without_avx512():
                            timeout=300, check=True)
     import json
     assert json.loads(other.stdout.strip().splitlines()[-1]) == _digests()
+
+
+def test_results_a_format_cannot_hold_are_noted_at_the_results_elements():
+    """pow(-6, 0.5) is invalid: f4E2M1FN has no NaN, so that element is implementation-defined (a
+    -0 there is accepted), also when repeated operands are evaluated once; 2**2 = 4 is still checked."""
+    from judge.verdict import judge_op
+    module = parse_module("""func.func @main(%x: tensor<4xf4E2M1FN>, %y: tensor<4xf4E2M1FN>) -> tensor<4xf4E2M1FN> {
+  %0 = "stablehlo.power"(%x, %y) : (tensor<4xf4E2M1FN>, tensor<4xf4E2M1FN>) -> tensor<4xf4E2M1FN>
+  return %0 : tensor<4xf4E2M1FN>
+}""")
+    dtype = element_type("f4E2M1FN").dtype
+    x, y = np.array([-6.0, 2.0, -6.0, 2.0]).astype(dtype), np.array([0.5, 2.0, 0.5, 2.0]).astype(dtype)
+    actual = np.array([-0.0, 4.0, -0.0, 4.0]).astype(dtype)
+    assert judge_op(module.main.ops[0], [x, y], [actual], module=module).status == "implementation-defined"
+    wrong = np.array([-0.0, 3.0, -0.0, 4.0]).astype(dtype)
+    assert judge_op(module.main.ops[0], [x, y], [wrong], module=module).status == "mismatch"
