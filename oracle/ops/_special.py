@@ -1,8 +1,12 @@
-"""Correctly rounded special functions for the CHLO ops (``oracle/ops/chlo.py``).
+"""Correctly rounded functions: CHLO's special functions (``oracle/ops/chlo.py``) and StableHLO's
+element-wise transcendentals (``_elementwise.float_correctly_rounded``, definitions in
+``_transcendental.py``).
 
-Truth is an exact function rounded ONCE to the result type, decided in up to three tiers:
+Truth is an exact function rounded ONCE to the result type, at the result's shape, each distinct
+operand value evaluated once, decided in up to three tiers:
 
-1. results narrower than f64 take a vectorized float64 path first (below);
+1. results narrower than f64 may take a vectorized float64 path first (below; CHLO's functions
+   do, the StableHLO ones do not: their bits must not depend on numpy's CPU-specific kernels);
 2. the elements it leaves go to Arb (python-flint), which returns a *ball* proven to hold the
    exact value (Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval
    arithmetic", 2017).  If both ends of the ball round to the same value of the result type,
