@@ -56,7 +56,8 @@ class MPMATH:
         return 1 / mpmath.sqrt(x)
 
 
-def _arb_method(name):
+def arb_method(name):
+    """``arb.<name>`` as a function of a float (exact as a ball), for a namespace class."""
     method = getattr(arb, name)
     return staticmethod(lambda x: method(arb(x)))
 
@@ -64,7 +65,7 @@ def _arb_method(name):
 class ARB:
     """The same functions on Arb balls (at the caller's ``flint.ctx`` precision)."""
     exp, expm1, log, log1p, sin, cos, tan, tanh, rsqrt = (
-        _arb_method(m) for m in ("exp", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh", "rsqrt"))
+        arb_method(m) for m in ("exp", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh", "rsqrt"))
 
     @staticmethod
     def one():

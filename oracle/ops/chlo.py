@@ -63,6 +63,7 @@ from ..impl_defined_masks import (CUT_SIDE, NONSTANDARD, complex_exceptions, eit
 from ..registry import OPS, OpInfo, add_impl_defined, record_facts, register
 from ._elementwise import COMPLEX_TYPES, FLOAT_TYPES, complex_via_c128, float_exact, wrap
 from ._special import complex_rounded, correctly_rounded
+from ._transcendental import arb_method
 from .selection import total_order_key
 from .dot_general import DotDims, WideDot, canonical, round_result, wide_dot
 
@@ -100,19 +101,14 @@ def _odd_zero(x):
     return x
 
 
-def _on_ball(method):
-    return staticmethod(lambda x: method(arb(x)))
-
-
 class _Balls:
     """The mpmath functions the exact definitions below call, on Arb balls (see
     ``_special``): the same definition gives the mpmath value or a proven enclosure."""
     mpf = arb
-    acos, acosh, asin, asinh = (_on_ball(m) for m in (arb.acos, arb.acosh, arb.asin, arb.asinh))
-    atan, atanh, cosh, sinh, tan = (_on_ball(m) for m in (arb.atan, arb.atanh, arb.cosh, arb.sinh, arb.tan))
-    erf, erfc, erfinv = (_on_ball(m) for m in (arb.erf, arb.erfc, arb.erfinv))
-    exp, log, gamma, loggamma, digamma = (_on_ball(m) for m in (arb.exp, arb.log, arb.gamma, arb.lgamma,
-                                                                arb.digamma))
+    acos, acosh, asin, asinh = (arb_method(m) for m in ("acos", "acosh", "asin", "asinh"))
+    atan, atanh, cosh, sinh, tan = (arb_method(m) for m in ("atan", "atanh", "cosh", "sinh", "tan"))
+    erf, erfc, erfinv = (arb_method(m) for m in ("erf", "erfc", "erfinv"))
+    exp, log, gamma, loggamma, digamma = (arb_method(m) for m in ("exp", "log", "gamma", "lgamma", "digamma"))
 
     @staticmethod
     def besseli(n, x):
