@@ -14,13 +14,13 @@ import zipfile
 import numpy as np
 
 from .errors import BadInputFile
-from .types import element_type, element_type_of_dtype
+from .types import element_type, element_type_of_dtype, is_extension_dtype
 
 _DTYPES_KEY = "__dtypes__"
 
 
 def _raw(array: np.ndarray) -> np.ndarray:
-    if array.dtype.kind in "biufc" and array.dtype.type.__module__ == "numpy":
+    if not is_extension_dtype(array.dtype):
         return array
     return array.view(np.dtype(f"u{array.dtype.itemsize}"))
 

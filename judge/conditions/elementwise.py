@@ -24,9 +24,9 @@ __all__ = ["atanh_operand_near_0_4", "acosh_operand_just_above_one", "atan_opera
            "log_plus_one_small_operand", "erf_tiny_operand", "erfc_operand_at_least_8", "erf_inv_operand_near_one",
            "acosh_operand_square_overflows", "zero_integer_base", "minus_one_to_negative_power",
            "clamp_min_above_max", "polygamma_order_3_mod_4", "polygamma_negative_operand", "asin_operand_near_one",
-           "atanh_small_operand", "infinite_zeta_operand", "fmod_at_least_half_divisor", "negative_half_operand",
-           "remainder_quotient_overflows", "digamma_near_pole", "unit_base_nan_exponent", "expm1_small_operand",
-           "sqrt_rounds_twice_through_f16"]
+           "atanh_small_operand", "infinite_zeta_operand", "digamma_zero_operand", "fmod_at_least_half_divisor",
+           "negative_half_operand", "remainder_quotient_overflows", "digamma_near_pole", "unit_base_nan_exponent",
+           "expm1_small_operand", "sqrt_rounds_twice_through_f16"]
 
 
 @condition
@@ -181,6 +181,23 @@ def infinite_zeta_operand(op: ir.Op, operands: Sequence) -> bool:
         return False
     with np.errstate(invalid="ignore"):
         return any(bool(np.any(np.asarray(x).astype(np.float64) == np.inf)) for x in operands[:2])
+
+
+@condition
+def digamma_zero_operand(op: ir.Op, operands: Sequence) -> bool:
+    """chlo.digamma, or chlo.polygamma of order 0, with an operand element +-0: the pole where the
+    decomposition (materializeDigamma) gives -inf. (CHLO "digamma", ChloLegalizeToStablehlo.cpp)"""
+    if op.name == "chlo.digamma":
+        x, orders = operands[0], None
+    elif op.name == "chlo.polygamma":
+        orders, x = operands[0], operands[1]
+    else:
+        return False
+    with np.errstate(invalid="ignore"):
+        at_zero = np.asarray(x).astype(np.float64) == 0
+        if orders is not None:
+            at_zero = at_zero & (np.asarray(orders).astype(np.float64) == 0)
+    return bool(np.any(at_zero))
 
 
 @condition
