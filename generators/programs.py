@@ -283,6 +283,14 @@ def case_hash(case: Case, length: int = 12) -> str:
     return h.hexdigest()[:length]
 
 
+def inputs_digest(inputs) -> str:
+    """sha256 of a case's inputs (a list of arrays, or per process of a grid), as ``case_hash`` reads them."""
+    h = hashlib.sha256()
+    for value in [inputs] if isinstance(inputs, dict) else inputs:
+        _input_digest(h, value)
+    return h.hexdigest()
+
+
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "", text)
 
