@@ -206,12 +206,11 @@ def certify(backend, out: str, *, ops=None, dtypes=None, max_examples: int = 3, 
                              progress=progress, every_class_on_every_type=True, jobs=jobs) if pairs else []
     timing["differential"] = round(time.perf_counter() - started, 1)
     runs.append(("differential", cases))
-    spec, corpus = spec and index == 0, corpus and index == 0
-    if spec:
+    if spec and index == 0:  # the spec's examples and the corpus go with shard 0
         t = time.perf_counter()
         runs.append(("spec-example", run_spec_examples(backend, wanted, timeout)))
         timing["spec-example"] = round(time.perf_counter() - t, 1)
-    if corpus:
+    if corpus and index == 0:
         t = time.perf_counter()
         runs.append(("corpus", run_corpus_cases(backend, wanted, timeout)))
         timing["corpus"] = round(time.perf_counter() - t, 1)

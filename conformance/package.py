@@ -74,8 +74,9 @@ def suite_identity() -> dict:
 
 
 def case_digest(case) -> dict:
-    """A drawn case (generators.programs.Case) as plan.json lists it: id, program and inputs hashes."""
-    return {"id": case.id, "program": hashlib.sha256(case.program.encode()).hexdigest(),
+    """A drawn case (generators.programs.Case) as plan.json lists it: id, the pair that drew it,
+    program and inputs hashes."""
+    return {"id": case.id, "pair": case.pair, "program": hashlib.sha256(case.program.encode()).hexdigest(),
             "inputs": inputs_digest(case.inputs)}
 
 

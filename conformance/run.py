@@ -217,11 +217,14 @@ def drawn_cases(info, et_name, max_examples, seed, families):
     """(cases, None) or ([], the error CaseResult) when the generator fails; ``families``:
     family_types of the run ({}: every attribute class on every type)."""
     try:
-        return draw_cases(info, et_name if is_quantized_key(et_name) else element_type(et_name), max_examples,
-                          seed, families.get((info.name, type_family(et_name)))), None
+        cases = draw_cases(info, et_name if is_quantized_key(et_name) else element_type(et_name), max_examples,
+                           seed, families.get((info.name, type_family(et_name))))
     except Exception as e:  # a generator bug is a result too, not a crash of the run
         return [], CaseResult(id=f"{info.mnemonic}-{et_name}-generator", ops=[info.name], dtypes=[et_name],
                               status=Status.ERROR, message=f"generator: {type(e).__name__}: {e}")
+    for case in cases:
+        case.pair = f"{info.name}:{et_name}"
+    return cases, None
 
 
 def checked_case(case, backend, timeout, out_dir, run=None) -> CaseResult:

@@ -112,7 +112,9 @@ class Verification:
     def _results(self) -> dict:
         """{kind: [CaseResult]} of the results files the plan says there are; a file of another
         backend, or a status outside the vocabulary, is a problem."""
-        named = {"differential": True, "spec-example": self.plan.get("spec"), "corpus": self.plan.get("corpus")}
+        first = (self.plan.get("shard") or [0, 1])[0] == 0  # (the spec's examples and the corpus: shard 0's)
+        named = {"differential": True, "spec-example": self.plan.get("spec") and first,
+                 "corpus": self.plan.get("corpus") and first}
         for who, name in ((self.statement.get("backend", {}).get("name"), "statement.toml"),
                           (self.summary.get("backend"), "summary.json")):
             if who != self.plan["backend"]:

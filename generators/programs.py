@@ -41,6 +41,7 @@ class Case:
     element_types: tuple[str, ...]   # element type names of the operands, then of the results (no repeats)
     signature: Signature | None = field(default=None, repr=False)
     attribute_class: str = ""        # the op's attribute class it was drawn in ("": a random draw)
+    pair: str = ""                   # the plan's op x element type pair that drew it ("stablehlo.add:f32")
 
     @functools.cached_property
     def program(self) -> str:
