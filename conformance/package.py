@@ -302,15 +302,15 @@ def write_archive(folder: str) -> str:
     return path
 
 
-def open_package(path: str, scratch: str) -> str:
-    """The package's folder: ``path`` itself, or a .tar.gz unpacked under ``scratch``."""
+def open_package(path: str, unpack_dir: str) -> str:
+    """The package's folder: ``path`` itself, or a .tar.gz unpacked under ``unpack_dir``."""
     if os.path.isdir(path):
         return path
     if not (os.path.isfile(path) and tarfile.is_tarfile(path)):
         raise PackageError(f"{path}: neither a package folder nor a .tar.gz of one")
     with tarfile.open(path) as tar:
-        tar.extractall(scratch, filter="data")
-    inside = [os.path.join(scratch, n) for n in os.listdir(scratch)]
+        tar.extractall(unpack_dir, filter="data")
+    inside = [os.path.join(unpack_dir, n) for n in os.listdir(unpack_dir)]
     if len(inside) != 1 or not os.path.isdir(inside[0]):
         raise PackageError(f"{path}: the archive does not hold one package folder")
     return inside[0]

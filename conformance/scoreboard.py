@@ -66,8 +66,8 @@ def _worst(categories) -> str:
     return next((c for c in CATEGORIES if c in present), "not-claimed")
 
 
-def read_package(path: str, scratch: str) -> dict:
-    folder = open_package(path, tempfile.mkdtemp(dir=scratch))
+def read_package(path: str, unpack_dir: str) -> dict:
+    folder = open_package(path, tempfile.mkdtemp(dir=unpack_dir))
     try:
         with open(os.path.join(folder, "statement.toml"), "rb") as f:
             statement = tomllib.load(f)
@@ -80,8 +80,8 @@ def read_package(path: str, scratch: str) -> dict:
 
 
 def write_scoreboard(paths: list[str], out: str) -> str:
-    with tempfile.TemporaryDirectory() as scratch:
-        packages = [read_package(p, scratch) for p in paths]
+    with tempfile.TemporaryDirectory() as unpack_dir:
+        packages = [read_package(p, unpack_dir) for p in paths]
         atomic_write_text(out, render_scoreboard(packages, base=os.path.dirname(os.path.abspath(out))))
     return out
 

@@ -54,8 +54,8 @@ class RecordedBackend:
 def verify_package(path: str, *, rerun: int = 0, backend: str | None = None,
                    timeout: float = 60.0) -> tuple[list[str], list[str]]:
     """(problems, notes) of the package at ``path`` (a folder or its .tar.gz)."""
-    with tempfile.TemporaryDirectory() as scratch:
-        folder = open_package(path, scratch)
+    with tempfile.TemporaryDirectory() as unpack_dir:
+        folder = open_package(path, unpack_dir)
         return Verification(folder).check(rerun, backend, timeout)
 
 
