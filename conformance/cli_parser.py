@@ -131,7 +131,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "copied into the package's statement.toml")
     ce.add_argument("--archive", action="store_true", help="also write the package as OUT.tar.gz")
     ce.add_argument("--shard", metavar="i/N",
-                    help="certify slice i of N of the plan (1 <= i <= N; merge the slices with certify-merge)")
+                    help="certify slice i of N of the plan (0 <= i < N: pairs i, i + N, ...; the spec examples "
+                         "and the corpus go with slice 0; join the slices with certify-merge)")
 
     cm = sub.add_parser("certify-merge", help="one submission package from the shards of one certify plan")
     cm.add_argument("dirs", nargs="+", metavar="DIR", help="the shards' packages (certify --shard i/N --out DIR)")
