@@ -12,8 +12,9 @@ Who declared an entry (``origin``): this suite's reviewed tables (``suite``), or
 of a certification -- ``--deviations FILE``, or the file a plug-in backend ships
 (``Backend.deviations_file``) -- added with ``use_deviation_file`` (``submitter``).  An entry's
 ``versions`` (a PEP 440 specifier, ``">=0.9,<0.11"``) limits it to those versions of the
-backend (declared with ``declare_backend_version``): outside them, or where the version is not
-known, it explains nothing (``not_applicable`` lists such entries).  ``link``: the filed bug.
+backend (declared with ``declare_backend_version``; a version text's first version number,
+``version_number``): outside them, or where the version is not known, it explains nothing
+(``not_applicable`` lists such entries).  ``link``: the filed bug.
 
 The tables are the judge's: only judge/ imports this module.  The judge puts the entry that
 explains a failure on its Verdict and case results; callers above read it there, or ask
@@ -26,6 +27,7 @@ import fnmatch
 import glob
 import json
 import os
+import re
 import tomllib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
@@ -66,10 +68,19 @@ class Deviation:
         """Whether the entry applies to the backend at ``version`` (None: not known)."""
         if not self.versions:
             return True
+        number = version_number(version or "")
+        return number is not None and number in SpecifierSet(self.versions)
+
+
+def version_number(text: str) -> Version | None:
+    """A backend's version text as a PEP 440 version: the text itself, else its first version
+    number ("XLA CPU; jax 0.10.2, jaxlib 0.10.2" -> 0.10.2); None when it has none."""
+    for candidate in [text.strip()] + re.findall(r"\d+(?:\.\d+)+[^\s,;()]*", text):
         try:
-            return version is not None and Version(version) in SpecifierSet(self.versions)
+            return Version(candidate)
         except InvalidVersion:
-            return False
+            continue
+    return None
 
 
 class DeviationFileError(ValueError):

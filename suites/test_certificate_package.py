@@ -162,6 +162,7 @@ def test_an_entry_applies_only_to_the_versions_it_names():
     entry = kd.Deviation("x", "add", "*", ("mismatch",), "r", versions=">=0.9,<0.11")
     assert entry.applies_to("0.10.2") and not entry.applies_to("0.11.0") and not entry.applies_to(None)
     assert kd.Deviation("x", "add", "*", ("mismatch",), "r").applies_to(None)
+    assert entry.applies_to("XLA CPU; jax 0.10.2, jaxlib 0.10.2") and not entry.applies_to("PyTorch 2.13.0+cpu")
 
 
 def test_a_plugin_backend_may_ship_its_own_deviations_file(tmp_path):
