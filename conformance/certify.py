@@ -198,6 +198,7 @@ def certify(backend, out: str, *, ops=None, dtypes=None, max_examples: int = 3, 
     wanted = None if ops is None else {o.replace("stablehlo.", "") for o in ops}
     timing, runs = {}, []
     started = time.perf_counter()
+    suite = suite_identity()  # the code that runs: as it is when the run starts
     index, count = shard
     own = plan(ops, dtypes)[index::count]
     pairs, not_claimed = claimed_of(backend, own)
@@ -216,7 +217,7 @@ def certify(backend, out: str, *, ops=None, dtypes=None, max_examples: int = 3, 
         timing["corpus"] = round(time.perf_counter() - t, 1)
 
     version = backend_version(backend)
-    the_plan = dict(plan_header(backend.name, wanted, dtypes, seed, max_examples, corpus=corpus, spec=spec),
+    the_plan = dict(plan_header(suite, backend.name, wanted, dtypes, seed, max_examples, corpus=corpus, spec=spec),
                     shard=[index, count], pairs=[f"{info.name}:{et}" for info, et in pairs],
                     cases=[case_digest(r.drawn) for r in cases if r.drawn is not None])
     write_outputs(out, [r for _, results in runs for r in results])
@@ -245,9 +246,10 @@ def claimed_of(backend, pairs) -> tuple[list, dict]:
     return claimed, not_claimed
 
 
-def plan_header(backend: str, ops, dtypes, seed: int, max_examples: int, *, corpus: bool, spec: bool) -> dict:
-    """plan.json's fields every shard of the plan shares (``PLAN_FIELDS``)."""
-    return {"suite": suite_identity(), "backend": backend, "seed": seed, "max_examples": max_examples,
+def plan_header(suite: dict, backend: str, ops, dtypes, seed: int, max_examples: int, *, corpus: bool,
+                spec: bool) -> dict:
+    """plan.json's fields every shard of the plan shares (``PLAN_FIELDS``); ``suite``: ``suite_identity()``."""
+    return {"suite": suite, "backend": backend, "seed": seed, "max_examples": max_examples,
             "ops": sorted(ops) if ops else "all", "dtypes": sorted(dtypes) if dtypes else "all",
             "every_class_on_every_type": True, "corpus": corpus, "spec": spec}
 
