@@ -91,9 +91,16 @@ def _link(target: str, base: str) -> str:
     return html.escape(os.path.relpath(os.path.abspath(target), base) if base else target)
 
 
+def column_names(packages: list[dict]) -> list[str]:
+    """Each package's column: its backend, with the package's name where two share a backend."""
+    backends = [p["summary"]["backend"] for p in packages]
+    return [b if backends.count(b) == 1 else f"{b} ({os.path.basename(os.path.normpath(p.get('path', '')))})"
+            for b, p in zip(backends, packages)]
+
+
 def render_scoreboard(packages: list[dict], base: str = "") -> str:
     esc = html.escape
-    names = [p["summary"]["backend"] for p in packages]
+    names = column_names(packages)
     ops = sorted({op for p in packages for op, _ in p["cells"]})
     parts = ["<!doctype html><html><head><meta charset=utf-8><title>StableHLO conformance scoreboard</title><style>",
              "body{font:14px system-ui;margin:1.5em}table{border-collapse:collapse;margin:.5em 0 1.5em}"
@@ -105,12 +112,12 @@ def render_scoreboard(packages: list[dict], base: str = "") -> str:
              '<p class=legend>' + "".join(f'<span class="{c}">{esc(LABELS[c])}</span>' for c in CATEGORIES) + "</p>",
              "<h2>Statements and plans</h2><table class=statement id=statements><tr><th>backend</th><th>version</th>"
              "<th>verdict</th><th>suite</th><th>plan</th><th>submitter</th></tr>"]
-    for p in packages:
+    for name, p in zip(names, packages):
         s, plan, stated = p["summary"], p["summary"]["plan"], p["statement"]
         suite = f"{plan['suite']['version']} {plan['suite']['commit'][:12]}" + (" (modified)" if plan["suite"]["dirty"]
                                                                                  else "")
         submitter = "; ".join(f"{k}: {v}" for k, v in stated.get("submitter", {}).items()) or "-"
-        parts.append(f"<tr><td><a href=\"{_link(p['report'], base)}\">{esc(s['backend'])}</a></td>"
+        parts.append(f"<tr><td><a href=\"{_link(p['report'], base)}\">{esc(name)}</a></td>"
                      f"<td>{esc(s.get('backend_version', ''))}</td><td>{esc(s['verdict'])}</td><td>{esc(suite)}</td>"
                      f"<td>seed {plan['seed']}, {plan['max_examples']} examples, {plan['cases']} cases, "
                      f"sha256 {esc(plan['digest'][:16])}</td><td>{esc(submitter)}</td></tr>")
@@ -130,7 +137,7 @@ def render_scoreboard(packages: list[dict], base: str = "") -> str:
     for k, p in enumerate(packages):
         dtypes = sorted({d for _, d in p["cells"]})
         mine_ops = sorted({o for o, _ in p["cells"]})
-        parts.append(f"<h2>{esc(p['summary']['backend'])}: op x element type</h2>"
+        parts.append(f"<h2>{esc(names[k])}: op x element type</h2>"
                      f"<table class=heat id=heat-{k}><tr><th>op</th>"
                      + "".join(f"<th>{esc(d)}</th>" for d in dtypes) + "</tr>")
         for op in mine_ops:
