@@ -406,3 +406,17 @@ def test_render_scoreboard_needs_no_files():
                "report": "b/report.html"}
     page = render_scoreboard([package])
     assert "NPU 1" in page and 'class="cell conforms"' in page
+    twice = render_scoreboard([dict(package, path="night/b"), dict(package, path="day/b.tar.gz")])
+    assert "<th class=backend>b (b)</th>" in twice and "<th class=backend>b (b.tar.gz)</th>" in twice
+
+
+def test_run_takes_the_submitters_deviations_too(tmp_path, monkeypatch):
+    monkeypatch.setattr(kd, "KNOWN_DEVIATIONS", list(kd.KNOWN_DEVIATIONS))
+    vendor = tmp_path / "vendor.toml"
+    vendor.write_text(VENDOR)
+    args = ["run", "--backend", FAULT, "--ops", "cbrt", "--dtypes", "f32", "--max-examples", "2", "--quiet",
+            "--expect-known"]
+    assert cli([*args, "--out", str(tmp_path / "without")]) == 1
+    assert cli([*args, "--deviations", str(vendor), "--out", str(tmp_path / "with")]) == 0
+    cases = json.load(open(tmp_path / "with" / "results.json"))["cases"]
+    assert {c["deviation"]["origin"] for c in cases if c["status"] == "mismatch"} == {"submitter"}
