@@ -11,17 +11,14 @@ certificate written again from the joined results.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 
 from judge.results import CaseResult
-from oracle.arrays import load_array_sets, save_array_sets
 
 from .certify import RESULT_FILES, write_json, write_package
-from .package import PLAN_FIELDS, PackageError, read_json, read_waivers, write_manifest
+from .package import PLAN_FIELDS, PackageError, read_json, read_outputs, read_waivers, write_manifest, write_recorded
 from .run import plan
-from reports.results import atomic_write_text
 
 
 def merge_shards(folders: list[str], out: str) -> dict:
@@ -54,24 +51,20 @@ def merge_shards(folders: list[str], out: str) -> dict:
     merged["merged_from"] = count
     merged["pairs"], merged["cases"] = _in_plan_order(shards)
     order = {c["id"]: k for k, c in enumerate(merged["cases"])}
-    runs, outputs = [], {}
+    runs = []
     for kind in RESULT_FILES:
-        results = [c for s in shards for c in s["results"].get(kind, [])]
+        results = [_moved(c, s["folder"], out) for s in shards for c in s["results"].get(kind, [])]
         if kind == "differential":  # (a generator's error result, drawn no case: after the cases)
             results.sort(key=lambda c: order.get(c.id, len(order)))
         if kind in first["results"] or results:
             runs.append((kind, results))
+    recorded = {}
     for shard in shards:
-        outputs.update(load_array_sets(os.path.join(shard["folder"], "outputs.npz")))
+        recorded.update(read_outputs(shard["folder"]))
         reproducers = os.path.join(shard["folder"], "reproducers")
         if os.path.isdir(reproducers):
             shutil.copytree(reproducers, os.path.join(out, "reproducers"), dirs_exist_ok=True)
-    save_array_sets(os.path.join(out, "outputs.npz"), outputs)
-    runs_index = {}
-    for shard in shards:
-        with open(os.path.join(shard["folder"], "outputs.json")) as f:
-            runs_index.update(json.load(f))
-    atomic_write_text(os.path.join(out, "outputs.json"), json.dumps(runs_index, indent=0, sort_keys=True) + "\n")
+    write_recorded(out, recorded)
     write_json(out, "plan.json", merged)
     write_json(out, "environment.json", {"shards": [s["environment"] for s in shards]})
     shutil.copyfile(os.path.join(first["folder"], "statement.toml"), os.path.join(out, "statement.toml"))
@@ -82,6 +75,14 @@ def merge_shards(folders: list[str], out: str) -> dict:
     write_json(out, "timing.json", {"shards": [s["timing"] for s in shards]})
     write_manifest(out)
     return summary
+
+
+def _moved(case: CaseResult, shard: str, out: str) -> CaseResult:
+    """``case`` with its reproducer folder where the merged package holds it."""
+    inside = os.path.relpath(case.reproducer, shard) if case.reproducer else ""
+    if inside and not inside.startswith(os.pardir):
+        case.reproducer = os.path.join(out, inside)
+    return case
 
 
 def _shard(folder: str) -> dict:

@@ -151,17 +151,18 @@ def toml_text(tables: dict, arrays: dict | None = None) -> str:
 def write_outputs(folder: str, cases) -> int:
     """outputs.npz and outputs.json: each case's run as the judge saw it (``CaseResult.backend_run``);
     returns how many cases had one."""
-    arrays, runs = {}, {}
-    for case in cases:
-        run = case.backend_run
-        if run is None:
-            continue
-        runs[case.id] = {"status": str(run.status), "message": run.message or ""}
-        if run.outputs is not None:
-            arrays[case.id] = list(run.outputs)
-    save_array_sets(os.path.join(folder, "outputs.npz"), arrays)
+    recorded = {case.id: {"status": str(case.backend_run.status), "message": case.backend_run.message or "",
+                          "outputs": case.backend_run.outputs} for case in cases if case.backend_run is not None}
+    write_recorded(folder, recorded)
+    return len(recorded)
+
+
+def write_recorded(folder: str, recorded: dict) -> None:
+    """outputs.npz and outputs.json from ``read_outputs``'s form."""
+    save_array_sets(os.path.join(folder, "outputs.npz"),
+                    {k: list(v["outputs"]) for k, v in recorded.items() if v["outputs"] is not None})
+    runs = {k: {"status": v["status"], "message": v["message"]} for k, v in recorded.items()}
     atomic_write_text(os.path.join(folder, "outputs.json"), json.dumps(runs, indent=0, sort_keys=True) + "\n")
-    return len(runs)
 
 
 def read_outputs(folder: str) -> dict:
@@ -238,7 +239,8 @@ def certificate_text(summary: dict) -> str:
 
 
 def certificate_html(summary: dict) -> str:
-    rows = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in certificate_lines(summary))
+    rows = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
+                   for k, v in certificate_lines(summary))
     return ("<!doctype html><meta charset=utf-8><title>StableHLO conformance certificate</title>"
             "<style>body{font:15px system-ui;margin:2em}th{text-align:left;padding-right:2em}"
             "td,th{border-bottom:1px solid #ddd;padding:4px}</style>"

@@ -29,7 +29,7 @@ import numpy as np
 from adapters.base import RunResult, RunStatus
 from judge import explain
 from judge.results import CaseResult, Run
-from judge.status import FAILING, Status
+from judge.status import FAILING
 
 from .cli_arguments import usable_backend
 from .certify import RESULT_FILES, certificate_html, certificate_text, summary_of
