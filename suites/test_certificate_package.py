@@ -190,6 +190,21 @@ def test_a_pristine_package_verifies_and_so_does_its_archive(packages, verify):
     assert verify(packages["oracle"]) == []
 
 
+def test_verify_judges_with_the_one_judge(packages, verify, monkeypatch):
+    """Re-judging goes through the judge run and certify call (conformance/run.py's judge_program)."""
+    import conformance.run as engine
+    calls = []
+    real = engine.judge_program
+
+    def spy(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(engine, "judge_program", spy)
+    assert verify(packages["fault"]) == []
+    recorded = json.load(open(os.path.join(packages["fault"], "outputs.json")))
+    assert len(calls) == sum(r["status"] == "ok" for r in recorded.values()) > 0
+
+
 def test_verify_reruns_the_failing_cases_and_some_passing_ones(packages, verify, monkeypatch):
     problems, notes = verify_package(packages["fault"], rerun=2)
     assert problems == [] and any(re.match(r"reran \d+ case\(s\) on fault:cbrt-via-pow .*: 0 differ", n)
