@@ -75,44 +75,47 @@ def _result_types(type_texts: list[str]) -> list[str]:
 
 def run_spec_examples(backend, ops=None, timeout: float = 60.0) -> list[CaseResult]:
     """Every runnable spec example of the selected ops on ``backend``, checked against the documented values."""
+    return [judge_spec_example(ex, backend, None, timeout) for ex in spec_examples_of(ops)]
+
+
+def spec_examples_of(ops=None) -> list:
+    """The spec's examples of the selected ops (all with ``ops`` None)."""
     from conformance.spec_examples import extract_examples
+
+    return [ex for ex in extract_examples() if ops is None or ex.op in ops]
+
+
+def judge_spec_example(ex, backend, run=None, timeout: float = 60.0) -> CaseResult:
+    """One spec example's result: ``run`` (the backend's RunResult; None: run it now) checked
+    against the documented values and by the oracle's judge."""
     from judge.documented import compare_documented
 
-    results = []
-    for ex in extract_examples():
-        if ops is not None and ex.op not in ops:
-            continue
-        base = dict(id=f"spec:{ex.id}", ops=[f"stablehlo.{ex.op}"], dtypes=_result_types(ex.result_types) or ["none"],
-                    reproducer=ex.program_text, kind="spec-example", file=f"spec line {ex.line}")
-        if ex.skip_reason:
-            results.append(CaseResult(status=Status.UNSUPPORTED, message=f"skipped: {ex.skip_reason}", **base))
-            continue
-        if not all(isinstance(x, np.ndarray) for x in ex.inputs):  # per-process values, tuples, tokens
-            results.append(CaseResult(status=Status.UNSUPPORTED, message="skipped: inputs that are not tensors "
-                                      "(tuples, tokens, per-process values) cannot be passed to a backend", **base))
-            continue
-        try:
-            run = backend.run(ex.program_text, list(ex.inputs), timeout=timeout)
-        except Exception as e:  # a backend that cannot even take the inputs (tuples, tokens) is a result
-            results.append(CaseResult(status=Status.ERROR, message=f"backend raised {type(e).__name__}: {e}", **base))
-            continue
-        if run.status != RunStatus.OK:
-            status = Status(run.status) if run.status in STATUSES else Status.ERROR
-            results.append(CaseResult(status=status, message=run.message, seconds=run.seconds, **base))
-            continue
-        failures = []
-        for i, (out, exp, lit, ty) in enumerate(zip(run.outputs, ex.expected, ex.expected_literals, ex.result_types)):
-            ok, msg = compare_documented(out, exp, lit, ty)
-            if not ok:
-                failures.append(f"result #{i} ({ty}): {msg}")
-        if len(run.outputs) != len(ex.expected):
-            failures.append(f"{len(run.outputs)} results, the example documents {len(ex.expected)}")
-        judged = _judged_by_oracle(ex, backend, run.outputs, timeout)
-        if judged:
-            failures.append(f"the oracle's judge: {judged}")
-        results.append(CaseResult(status=Status.MISMATCH if failures else Status.PASS, message="\n".join(failures),
-                                  seconds=run.seconds, backend_run=run, **base))
-    return results
+    base = dict(id=f"spec:{ex.id}", ops=[f"stablehlo.{ex.op}"], dtypes=_result_types(ex.result_types) or ["none"],
+                reproducer=ex.program_text, kind="spec-example", file=f"spec line {ex.line}")
+    if ex.skip_reason:
+        return CaseResult(status=Status.UNSUPPORTED, message=f"skipped: {ex.skip_reason}", **base)
+    if not all(isinstance(x, np.ndarray) for x in ex.inputs):  # per-process values, tuples, tokens
+        return CaseResult(status=Status.UNSUPPORTED, message="skipped: inputs that are not tensors "
+                          "(tuples, tokens, per-process values) cannot be passed to a backend", **base)
+    try:
+        run = run or backend.run(ex.program_text, list(ex.inputs), timeout=timeout)
+    except Exception as e:  # a backend that cannot even take the inputs (tuples, tokens) is a result
+        return CaseResult(status=Status.ERROR, message=f"backend raised {type(e).__name__}: {e}", **base)
+    if run.status != RunStatus.OK:
+        status = Status(run.status) if run.status in STATUSES else Status.ERROR
+        return CaseResult(status=status, message=run.message, seconds=run.seconds, backend_run=run, **base)
+    failures = []
+    for i, (out, exp, lit, ty) in enumerate(zip(run.outputs, ex.expected, ex.expected_literals, ex.result_types)):
+        ok, msg = compare_documented(out, exp, lit, ty)
+        if not ok:
+            failures.append(f"result #{i} ({ty}): {msg}")
+    if len(run.outputs) != len(ex.expected):
+        failures.append(f"{len(run.outputs)} results, the example documents {len(ex.expected)}")
+    judged = _judged_by_oracle(ex, backend, run.outputs, timeout)
+    if judged:
+        failures.append(f"the oracle's judge: {judged}")
+    return CaseResult(status=Status.MISMATCH if failures else Status.PASS, message="\n".join(failures),
+                      seconds=run.seconds, backend_run=run, **base)
 
 
 def _judged_by_oracle(example, backend, outputs: list, timeout: float) -> str:
@@ -125,7 +128,10 @@ def _judged_by_oracle(example, backend, outputs: list, timeout: float) -> str:
         return ""
 
     def rerun(text):
-        again = backend.run(text, list(example.inputs), timeout=timeout)
+        try:
+            again = backend.run(text, list(example.inputs), timeout=timeout)
+        except Exception:  # noqa: BLE001 - a backend that cannot replay (a package's recorded outputs)
+            return None
         return again.outputs if again.status == RunStatus.OK else None
 
     verdict = judge_program(module, list(example.inputs), outputs, traits=Traits.of(backend), rerun=rerun,

@@ -32,7 +32,8 @@ from judge.results import CaseResult, Run
 from judge.status import FAILING
 
 from .cli_arguments import usable_backend
-from .certify import RESULT_FILES, certificate_html, certificate_text, summary_of
+from .certify import (RESULT_FILES, certificate_html, certificate_text, judge_spec_example, spec_examples_of,
+                      summary_of)
 from .package import (PackageError, case_digest, manifest_problems, open_package, plan_digest, read_json,
                       read_outputs, read_waivers, suite_identity, toml_text)
 from .run import checked_case, drawn_cases, plan
@@ -251,12 +252,31 @@ class Verification:
                 RunStatus(run["status"]), run["outputs"], run["message"]))
             judged += 1
             self._same_verdict(case.id, mine, again, "re-judged here")
-        self.notes.append(f"re-judged {judged} differential case(s) from their recorded outputs"
+        judged += self._rejudge_spec_examples(outputs, judge)
+        self.notes.append(f"re-judged {judged} case(s) from their recorded outputs"
                           + (f"; {grids} process-grid case(s) are judged only by --rerun" if grids else ""))
-        others = sum(len(v) for k, v in self.runs.items() if k != "differential")
-        if others:
-            self.notes.append(f"{others} spec-example / corpus case(s): statuses and waivers checked, their "
-                              "outputs judged only by --rerun")
+        if self.runs.get("corpus"):
+            self.notes.append(f"{len(self.runs['corpus'])} corpus case(s): statuses and waivers checked, their "
+                              "outputs not recorded")
+
+    def _rejudge_spec_examples(self, outputs: dict, judge) -> int:
+        """The spec's examples of the plan's ops: the same ones, each judged again from its recorded run."""
+        if "spec-example" not in self.runs:
+            return 0
+        ops = None if self.plan["ops"] == "all" else set(self.plan["ops"])
+        examples = {f"spec:{ex.id}": ex for ex in spec_examples_of(ops)}
+        recorded = {c.id: c for c in self.runs["spec-example"]}
+        if set(examples) != set(recorded):
+            self.problems.append(f"spec-examples.json: {len(recorded)} examples, the spec has {len(examples)} for "
+                                 "the plan's ops")
+        for case_id in sorted(set(examples) & set(recorded)):
+            run = outputs.get(case_id)
+            again = judge_spec_example(examples[case_id], judge, None if run is None else RunResult(
+                RunStatus(run["status"]), run["outputs"], run["message"]))
+            if again.status in FAILING:
+                explain.explain_case(self.backend, again)
+            self._same_verdict(case_id, recorded[case_id], again, "re-judged here")
+        return len(set(examples) & set(recorded))
 
     def _same_verdict(self, case_id: str, mine: CaseResult, again: CaseResult, how: str) -> bool:
         def entry(c):

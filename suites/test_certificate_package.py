@@ -21,6 +21,7 @@ import pytest
 from conformance.cli import main as cli
 from conformance import certify as certify_module, verify as verify_module
 from conformance.package import suite_identity, write_manifest
+from conformance.spec_examples import spec_path
 from conformance.scoreboard import package_cells, render_scoreboard, write_scoreboard
 from conformance.verify import verify_package
 from judge import known_deviations as kd
@@ -30,6 +31,8 @@ from .test_report_html import chromium, needs_browser, open_page
 FAULT = "fault:cbrt-via-pow"
 ARGS = ["--ops", "cbrt,negate", "--dtypes", "f32,i8", "--max-examples", "2", "--no-corpus", "--no-spec",
         "--quiet"]
+#: ... and the spec's examples of those ops (the oracle's package)
+WITH_SPEC = [a for a in ARGS if a != "--no-spec"]
 VENDOR = """
 [[deviation]]
 backends = ["fault:cbrt-via-pow"]
@@ -65,7 +68,7 @@ def packages(tmp_path_factory):
         made = {"fault": str(root / "fault"), "oracle": str(root / "oracle"), "merged": str(root / "merged")}
         codes = {"fault": cli(["certify", "--backend", FAULT, *ARGS, "--deviations", str(vendor), "--out",
                                made["fault"], "--archive"]),
-                 "oracle": cli(["certify", "--backend", "oracle", *ARGS, "--out", made["oracle"]])}
+                 "oracle": cli(["certify", "--backend", "oracle", *WITH_SPEC, "--out", made["oracle"]])}
         for i in range(2):
             cli(["certify", "--backend", FAULT, *ARGS, "--deviations", str(vendor), "--shard", f"{i}/2",
                  "--out", str(root / f"shard{i}")])
@@ -243,6 +246,19 @@ def test_a_status_changed_is_found(packages, tmp_path, verify):
     _edit_json(folder, "differential.json", edit)
     problems = _text(verify(folder))
     assert f"case {changed['id']}: recorded pass, re-judged here: mismatch" in problems
+
+
+@pytest.mark.skipif(spec_path() is None, reason="the StableHLO spec is not available: no examples to run")
+def test_a_spec_examples_status_changed_is_found(packages, tmp_path, verify):
+    folder = _copy(packages, tmp_path, "oracle")
+    changed = {}
+
+    def edit(doc):
+        case = next(c for c in doc["cases"] if c["status"] == "pass")
+        case.update(status="mismatch", message="documented value differs")
+        changed["id"] = case["id"]
+    _edit_json(folder, "spec-examples.json", edit)
+    assert f"case {changed['id']}: recorded mismatch, re-judged here: pass" in _text(verify(folder))
 
 
 def test_an_unknown_status_is_found(packages, tmp_path, verify):
