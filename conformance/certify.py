@@ -38,7 +38,7 @@ from reports.html import render_report
 from reports.results import atomic_write_text, write_results
 from reports.summary import problems_text
 
-from .package import (backend_statement, case_digest, certificate_html, certificate_text, environment, plan_digest,
+from .package import (backend_statement, certificate_html, certificate_text, environment, plan_digest,
                       relied_on, suite_identity, toml_text, write_manifest, write_outputs, write_waivers)
 
 RESULT_FILES = {"differential": "differential.json", "spec-example": "spec-examples.json", "corpus": "corpus.json"}
@@ -225,7 +225,7 @@ def certify(backend, out: str, *, ops=None, dtypes=None, max_examples: int = 3, 
     version = backend_version(backend)
     the_plan = dict(plan_header(suite, backend.name, wanted, dtypes, seed, max_examples, corpus=corpus, spec=spec),
                     shard=[index, count], pairs=[f"{info.name}:{et}" for info, et in pairs],
-                    cases=[case_digest(r.drawn) for r in cases if r.drawn is not None])
+                    cases=[r.drawn for r in cases if r.drawn is not None])
     write_outputs(out, [r for _, results in runs for r in results])
     write_json(out, "plan.json", the_plan)
     write_json(out, "environment.json", environment())

@@ -29,6 +29,7 @@ from reports.reproducer import write_reproducer
 from reports.testdata import write_testdata_reproducer
 
 from .batching import BatchedRunner
+from .package import case_digest
 from .grid_run import check_grid_case
 
 
@@ -251,10 +252,10 @@ def signature_digest(case: Case) -> str:
 
 def with_coverage(result: CaseResult, case: Case) -> CaseResult:
     """``result`` with what its case covered: its signature and attribute class (and, in memory,
-    the case itself)."""
+    its plan entry)."""
     result.signature = signature_digest(case)
     result.attribute_class = case.attribute_class
-    result.drawn = case
+    result.drawn = case_digest(case)
     return result
 
 

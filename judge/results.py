@@ -74,8 +74,8 @@ class CaseResult:
     #: (judge/explain.py: file, op, reason, condition; {}: none); None: not looked up
     deviation: dict | None = None
     #: in memory only, never written to results.json (``TRANSIENT``): what the backend returned
-    #: for the case (its RunResult: status, message, outputs) and the drawn case itself (program
-    #: and inputs), which a submission package records
+    #: for the case (its RunResult: status, message, outputs) and the drawn case's plan entry (id,
+    #: plan pair, sha256 of its program and inputs), which a submission package records
     backend_run: object = field(default=None, repr=False, compare=False)
     drawn: object = field(default=None, repr=False, compare=False)
 
