@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 
 import pytest
 
@@ -61,13 +62,15 @@ def packages(tmp_path_factory):
     root = tmp_path_factory.mktemp("packages")
     vendor = root / "vendor.toml"
     vendor.write_text(VENDOR)
+    statement = root / "statement.toml"
+    statement.write_text('product = "Example NPU"\ndevice = "rev B"\ncontact = "conformance@example.com"\n')
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(kd, "KNOWN_DEVIATIONS", list(kd.KNOWN_DEVIATIONS))
         mp.setattr(kd, "BACKEND_VERSIONS", {})
         mp.setattr(certify_module, "suite_identity", lambda: dict(CLEAN))
         made = {"fault": str(root / "fault"), "oracle": str(root / "oracle"), "merged": str(root / "merged")}
         codes = {"fault": cli(["certify", "--backend", FAULT, *ARGS, "--deviations", str(vendor), "--out",
-                               made["fault"], "--archive"]),
+                               made["fault"], "--archive", "--statement", str(statement)]),
                  "oracle": cli(["certify", "--backend", "oracle", *WITH_SPEC, "--out", made["oracle"]])}
         for i in range(2):
             cli(["certify", "--backend", FAULT, *ARGS, "--deviations", str(vendor), "--shard", f"{i}/2",
@@ -129,6 +132,15 @@ def test_the_package_holds_every_file_and_a_manifest_sha256sum_reads(packages):
     assert all(len(c["program"]) == len(c["inputs"]) == 64 for c in plan["cases"])
     env = json.load(open(os.path.join(folder, "environment.json")))
     assert "numpy" in env["distributions"] and env["python"]
+    stated = tomllib.load(open(os.path.join(folder, "statement.toml"), "rb"))
+    assert stated["submitter"]["product"] == "Example NPU" and stated["backend"]["name"] == FAULT
+
+
+def test_a_statement_file_that_is_not_toml_is_one_usage_error(tmp_path, capsys):
+    bad = tmp_path / "statement.toml"
+    bad.write_text("product = \n")
+    assert cli(["certify", "--backend", "oracle", *ARGS, "--statement", str(bad), "--out", str(tmp_path / "o")]) == 2
+    assert "--statement" in capsys.readouterr().err
 
 
 def test_the_submitters_waivers_are_counted_apart_and_a_version_range_excludes(packages):
@@ -415,7 +427,7 @@ def test_the_scoreboard_tells_the_submitters_waivers_from_the_suites(packages, t
     page = open(write_scoreboard([packages["fault"], packages["oracle"]], str(tmp_path / "board.html"))).read()
     assert re.search(r'<td class="cell waived-submitter" title="fault:cbrt-via-pow cbrt', page)
     assert re.search(r'<td class="cell conforms" title="oracle cbrt', page)
-    assert page.count("<th class=backend>") == 2 and "sha256" in page
+    assert page.count("<th class=backend>") == 2 and "sha256" in page and "product: Example NPU" in page
     assert os.path.relpath(os.path.join(packages["fault"], "report.html"), str(tmp_path)) in page
 
 
