@@ -41,6 +41,7 @@ class Case:
     element_types: tuple[str, ...]   # element type names of the operands, then of the results (no repeats)
     signature: Signature | None = field(default=None, repr=False)
     attribute_class: str = ""        # the op's attribute class it was drawn in ("": a random draw)
+    pair: str = ""                   # the plan's op x element type pair that drew it ("stablehlo.add:f32")
 
     @functools.cached_property
     def program(self) -> str:
@@ -287,6 +288,14 @@ def case_hash(case: Case, length: int = 12) -> str:
     for x in case.inputs:
         _input_digest(h, x)
     return h.hexdigest()[:length]
+
+
+def inputs_digest(inputs) -> str:
+    """sha256 of a case's inputs (a list of arrays, or per process of a grid), as ``case_hash`` reads them."""
+    h = hashlib.sha256()
+    for value in [inputs] if isinstance(inputs, dict) else inputs:
+        _input_digest(h, value)
+    return h.hexdigest()
 
 
 def _slug(text: str) -> str:

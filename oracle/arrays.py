@@ -44,6 +44,29 @@ def load_arrays(path_or_file) -> list[np.ndarray]:
         return [data[f"arg{i}"].view(element_type(n).dtype) for i, n in enumerate(names)]
 
 
+def save_array_sets(path: str, sets: dict[str, list]) -> None:
+    """Named lists of arrays (``{case id: [outputs]}``) in one compressed .npz, each array as
+    ``save_arrays`` stores it; ``load_array_sets`` reads them back."""
+    payload, index = {}, {}
+    for n, (key, arrays) in enumerate(sets.items()):
+        names = []
+        for i, a in enumerate(arrays):
+            a = np.asarray(a)
+            names.append(element_type_of_dtype(a.dtype).name)
+            payload[f"s{n}_{i}"] = _raw(np.array(a, order="C", copy=True))
+        index[key] = [n, names]
+    payload[_DTYPES_KEY] = np.array(json.dumps(index))
+    np.savez_compressed(path, **payload)
+
+
+def load_array_sets(path: str) -> dict[str, list[np.ndarray]]:
+    """The inverse of ``save_array_sets``."""
+    with np.load(path, allow_pickle=False) as data:
+        index = json.loads(str(data[_DTYPES_KEY]))
+        return {key: [data[f"s{n}_{i}"].view(element_type(name).dtype) for i, name in enumerate(names)]
+                for key, (n, names) in index.items()}
+
+
 def read_arrays_file(path: str) -> list[np.ndarray]:
     """``load_arrays`` on a file the user named: anything unusable is a BadInputFile naming it."""
     if os.path.isdir(path):
