@@ -77,6 +77,9 @@ class Backend(abc.ABC):
     takes_concurrent_callers: bool = False  # after ``set_jobs(n)``, n threads may call it at once
     restartable: bool = False  # ``restart()`` makes the next call run in a fresh process
     batch_stats: dict | None = None  # counts of batches compiled and cases run alone, where it batches
+    #: the accuracy profile the run judges this backend's results under (``--accuracy``: a built-in
+    #: name or a TOML file, judge/accuracy.py); the judge reads it with the backend's other traits
+    accuracy_profile: str = "default"
 
     @abc.abstractmethod
     def available(self) -> tuple[bool, str]:

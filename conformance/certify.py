@@ -170,10 +170,14 @@ def summarize_run(run: Run) -> dict:
     a cell whose cases all passed is not said to conform while classes of its op's attribute
     space were not exercised (``not_certified``: the classes and why, reports/coverage.py)."""
     out = {"cases": dict(sorted(run.verdict_counts.items())), "conforms": [], "deviates_known": {},
-           "deviates": {}, "rejected": {}, "unsupported": [], "not_certified": {}}
+           "deviates": {}, "rejected": {}, "unsupported": [], "not_certified": {}, "inaccurate": {}}
     gaps = coverage_gaps(op_coverage(run.cases))
     for (op, dtype), cell in sorted(run.cells.items()):
         key, v = f"{op}:{dtype}", cell.verdict
+        if v == Status.INACCURATE:  # semantics conform; the accuracy is reported against the profile
+            worst_ulp = max(float(c.max_ulp or 0) for c, cv in cell.cases if cv == v)
+            out["inaccurate"][key] = f"max {worst_ulp:g} ULP"
+            v = Status.PASS
         if v in (Status.PASS, Status.IMPLEMENTATION_DEFINED) and op in gaps:
             out["not_certified"][key] = f"attribute classes of the op not exercised: {gaps_text(gaps[op])}"
         elif v in (Status.PASS, Status.IMPLEMENTATION_DEFINED):
@@ -247,7 +251,9 @@ def certify(backend, out: str, *, ops=None, dtypes=None, max_examples: int = 3, 
     summary["coverage"] = op_coverage(cases)
     summary["verdict"] = {Status.PASS: "conforms", Status.IMPLEMENTATION_DEFINED: "conforms",
                           KNOWN: "deviates (all known)"}.get(
-        worst([v for v in all_cases if v not in (Status.REJECTED, Status.UNSUPPORTED)]), "deviates")
+        worst([v for v in all_cases if v not in (Status.REJECTED, Status.UNSUPPORTED, Status.INACCURATE)]),
+        "deviates")
+    summary["accuracy"] = accuracy_summary(getattr(backend, "accuracy_profile", "default"), every_case)
     if summary["verdict"] == "conforms" and coverage_gaps(summary["coverage"]):
         summary["verdict"] = "not certified (attribute classes not exercised)"
     atomic_write_text(os.path.join(out, "summary.json"), json.dumps(summary, indent=1, sort_keys=True) + "\n")
@@ -255,6 +261,32 @@ def certify(backend, out: str, *, ops=None, dtypes=None, max_examples: int = 3, 
     timing["total"] = round(time.perf_counter() - started, 1)
     atomic_write_text(os.path.join(out, "timing.json"), json.dumps(timing, indent=1) + "\n")
     return summary
+
+
+def accuracy_summary(profile: str, cases) -> dict:
+    """How the accuracy questions of the run fared under ``profile``: the ops that have one (an op
+    whose result the spec leaves to the implementation's precision for a type it was run on,
+    judge/accuracy.py, or that had an inaccurate case), and those that met the profile on every case."""
+    from judge.accuracy import is_accuracy_question
+
+    asked, missed = set(), {}
+    for case in cases:
+        op = case.ops[0] if case.ops else ""
+        if case.status == Status.INACCURATE:
+            missed[op] = max(missed.get(op, 0.0), float(case.max_ulp or 0.0))
+            asked.add(op)
+        elif case.kind == "differential" and len(case.ops) == 1 and case.dtypes and _asks(op, case.dtypes[-1],
+                                                                                           is_accuracy_question):
+            asked.add(op)
+    return {"profile": profile, "ops": len(asked), "meets": len(asked - set(missed)),
+            "inaccurate": {op: f"max {ulp:g} ULP" for op, ulp in sorted(missed.items())}}
+
+
+def _asks(op: str, dtype: str, question) -> bool:
+    try:
+        return question(op, dtype)
+    except (KeyError, ValueError):  # a quantized or unknown type name: no accuracy question
+        return False
 
 
 def _under(path: str, out: str) -> str:
@@ -269,7 +301,14 @@ def summary_text(s: dict) -> str:
     lines = [f"Conformance of backend {s['backend']} to the StableHLO spec ({versions})",
              f"seed {s['seed']}, {s['max_examples']} examples per op x element type; ops: {s['ops']}; "
              f"element types: {s['dtypes']}",
-             f"VERDICT: {s['verdict'].upper()}", ""]
+             f"VERDICT: {s['verdict'].upper()}"]
+    accuracy = s.get("accuracy")
+    if accuracy:
+        semantics = "CONFORMS" if s["verdict"] == "conforms" else s["verdict"].upper()
+        lines.append(f"semantics: {semantics}; accuracy: meets `{accuracy['profile']}` on {accuracy['meets']} of "
+                     f"{accuracy['ops']} ops" + ("" if not accuracy["inaccurate"] else " (inaccurate: " + ", ".join(
+                         f"{op} {v}" for op, v in accuracy["inaccurate"].items()) + ")"))
+    lines.append("")
     problems = s.get("problems", [])
     if problems:
         lines.append(f"NEW PROBLEMS: {len(problems)} in {sum(p['cases'] for p in problems)} case(s) (cases failing "
@@ -283,7 +322,12 @@ def summary_text(s: dict) -> str:
             continue
         counts = ", ".join(f"{k} {v}" for k, v in part["cases"].items()) or "no cases"
         lines.append(f"{titles[kind]}: cases: {counts}")
-        lines.append(f"  CONFORMS on {len(part['conforms'])}: every case passed (or was implementation-defined)")
+        lines.append(f"  CONFORMS on {len(part['conforms'])}: every case passed (or was implementation-defined, "
+                     f"or inaccurate: accuracy is reported apart)")
+        inaccurate = part.get("inaccurate", {})
+        if inaccurate:
+            lines.append(f"  INACCURATE on {len(inaccurate)} (outside the accuracy profile, not a failure): "
+                         + ", ".join(f"{k} {v}" for k, v in inaccurate.items()))
         for title, key in (("DEVIATES, explained by a known deviation,", "deviates_known"),
                            ("DEVIATES, UNEXPLAINED,", "deviates"),
                            ("REJECTED (the backend refuses the program)", "rejected"),

@@ -55,7 +55,8 @@ def _finish(args, backend_name: str, title: str, results, path: str, stopped, re
     from reports.summary import closing_summary, exit_code
 
     print(closing_summary(title, backend_name, results, results_path=path, reproducers=reproducers,
-                          expect_known=getattr(args, "expect_known", False), interrupted=stopped_by(stopped)))
+                          expect_known=getattr(args, "expect_known", False), interrupted=stopped_by(stopped),
+                          accuracy=getattr(args, "accuracy", None) or "default"))
     if junit:
         _maybe_junit(args, [path])
     if stopped is not None:
@@ -79,7 +80,7 @@ def _run_several(args, names: list[str]) -> int:
     pairs = planned(args)
     output_folder(args.out)
     for name in names:
-        usable_backend(name).close()  # every backend is usable before the first run starts
+        usable_backend(name, getattr(args, "accuracy", None)).close()  # every backend is usable before the first run starts
     codes, runs = [], {}
     for name in names:
         out = _backend_folder(args.out, name)
@@ -112,7 +113,7 @@ def _run_one(args, name: str, out: str, pairs, keep: list | None = None, junit: 
 
     output_folder(out)
     output_file(args.junit, "--junit")
-    backend = usable_backend(name)
+    backend = usable_backend(name, getattr(args, "accuracy", None))
     path = os.path.join(out, "results.json")
     results, stopped = run_logged(
         backend, path,
@@ -161,7 +162,7 @@ def cmd_certify(args) -> int:
 
     ops, dtypes = op_names(args.ops), element_types(args.dtypes)
     output_folder(args.out)
-    backend = usable_backend(args.backend)
+    backend = usable_backend(args.backend, getattr(args, "accuracy", None))
     started = time.time()
     try:
         with stoppable():
@@ -204,7 +205,7 @@ def cmd_corpus(args) -> int:
     jobs_option(args.jobs)
     output_folder(args.out)
     output_file(args.junit, "--junit")
-    backend = usable_backend(args.backend)
+    backend = usable_backend(args.backend, getattr(args, "accuracy", None))
     bar = Progress(len(files), f"{backend.name} (files)", enabled=not args.quiet)
 
     def work(on_result):
@@ -264,7 +265,7 @@ def cmd_repro(args) -> int:
         data = read_reproducer(args.dir)
     except OSError as e:
         raise UsageError(f"not a reproducer folder: {e}") from None
-    backend = usable_backend(args.backend)  # (a grid program's inputs come back per process)
+    backend = usable_backend(args.backend, getattr(args, "accuracy", None))  # (a grid program's inputs come back per process)
     try:
         verdict = check_program(backend, data["module"], data["inputs"], timeout=args.timeout)
     finally:
@@ -288,7 +289,7 @@ def _repro_file(args) -> int:
     cases = load_cases(args.dir)
     if not cases:
         raise UsageError(f"no test case in {args.dir}")
-    backend = usable_backend(args.backend)
+    backend = usable_backend(args.backend, getattr(args, "accuracy", None))
     try:
         results = [run_case(c, backend, timeout=args.timeout) for c in cases]
     finally:
@@ -323,7 +324,7 @@ def cmd_check(args) -> int:
     output_folder(args.out)
     output_file(args.junit, "--junit")
     for name in names[1:]:
-        usable_backend(name).close()  # every backend is usable before the first run starts
+        usable_backend(name, getattr(args, "accuracy", None)).close()  # every backend is usable before the first run starts
     codes, paths = [], []
     for name in names:
         out = args.out if len(names) == 1 else _backend_folder(args.out, name)
@@ -343,7 +344,7 @@ def _check_one(args, name: str, out: str, programs: list, dims, inputs) -> int:
     from conformance.run import Progress
 
     output_folder(out)
-    backend = usable_backend(name)
+    backend = usable_backend(name, getattr(args, "accuracy", None))
     bar = Progress(len(programs) * args.examples, f"{backend.name} (input sets)", enabled=not args.quiet)
 
     def work(on_result):
@@ -372,7 +373,7 @@ def cmd_probe(args) -> int:
     from conformance.run import Progress
 
     pairs = planned(args)
-    backend = usable_backend(args.backend)
+    backend = usable_backend(args.backend, getattr(args, "accuracy", None))
     bar = Progress(len(pairs), f"probe {backend.name}", enabled=not args.quiet)
     try:
         support = probe(backend, pairs, refresh=args.refresh, seed=args.seed, timeout=args.timeout,
@@ -395,7 +396,7 @@ def cmd_exhaustive(args) -> int:
         raise UsageError(str(e).strip("'\"")) from None
     if not pairs:
         raise UsageError("no element-wise op takes the small float types asked for")
-    backend = usable_backend(args.backend)
+    backend = usable_backend(args.backend, getattr(args, "accuracy", None))
     try:
         sweeps = run_exhaustive(backend, pairs, seed=args.seed, out_dir=args.out, timeout=args.timeout)
     finally:
@@ -417,7 +418,7 @@ def cmd_collectives(args) -> int:
     if len(dtype) != 1:
         raise UsageError(f"--dtype: one element type, not {args.dtype}")
     output_folder(args.out)
-    backend = usable_backend(args.backend)
+    backend = usable_backend(args.backend, getattr(args, "accuracy", None))
     path = os.path.join(args.out, "results.json")
     results, stopped = run_logged(
         backend, path,

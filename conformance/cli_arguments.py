@@ -68,8 +68,16 @@ def output_file(path: str | None, option: str) -> str | None:
     return path
 
 
-def usable_backend(name: str):
+def usable_backend(name: str, accuracy: str | None = None):
+    """The backend ``name``, usable here, judged under the ``accuracy`` profile (``--accuracy``;
+    a bad profile is a usage error naming it)."""
     from adapters import get_backend
+    from judge.accuracy import DEFAULT_PROFILE, profile_named
+    from oracle.errors import BadInputFile
+    try:
+        profile_named(accuracy or DEFAULT_PROFILE)
+    except BadInputFile as e:
+        raise UsageError(str(e)) from None
     try:
         backend = get_backend(name)
     except (KeyError, ValueError) as e:
@@ -77,6 +85,7 @@ def usable_backend(name: str):
     ok, why = backend.available()
     if not ok:
         raise UsageError(f"backend {name!r} is not usable here: {why}")
+    backend.accuracy_profile = accuracy or DEFAULT_PROFILE
     return backend
 
 

@@ -35,7 +35,7 @@ def cmd_fuzz(args) -> int:
     backends = []
     try:
         for name in names:
-            backends.append(usable_backend(name))
+            backends.append(usable_backend(name, getattr(args, "accuracy", None)))
         try:
             campaign = Campaign(backends, args.out, seed=args.seed, shard=shard, max_ops=args.max_ops,
                                 input_sets=args.input_sets, database=args.database, timeout=args.timeout,
@@ -162,7 +162,7 @@ def _triaged(dirs: list[str], out: str, *, replay: bool, timeout: float) -> int:
 
     def backend_named(name: str):
         if name not in backends:
-            backends[name] = usable_backend(name)
+            backends[name] = usable_backend(name, getattr(args, "accuracy", None))
         return backends[name]
     try:
         items = triage(dirs, backend_named, replay=replay, timeout=timeout)
