@@ -29,7 +29,9 @@ file in the same format (``load_profile``):
     reason = "..."
 
 The program itself may ask for an accuracy (``result_accuracy``, oracle/result_accuracy.py):
-``TOLERANCE`` is a requirement of the program, judged as semantics by its own atol / rtol / ulps;
+``TOLERANCE`` is a requirement of the program, judged as semantics by its own atol / rtol / ulps
+(an element passes if one holds, as XLA's ErrorSpec reads them; on an op the spec makes exact,
+sqrt, the exact rule stands);
 ``HIGHEST`` asks for the most accurate implementation without a number, read as faithful
 rounding (<= 1 ULP of the oracle's value: a correctly rounded or faithfully rounded result
 passes, what "most accurate" can promise without a correctly rounded library) and judged as
@@ -102,7 +104,7 @@ def requirement(op, et, profile: "AccuracyProfile", *, operand_type=None, precis
     asked = result_accuracy(op) if hasattr(op, "attributes") else None
     name = op.name if hasattr(op, "name") else op
     question = is_accuracy_question(name, et, operand_type=operand_type)
-    if asked is not None and asked.mode == "TOLERANCE":
+    if asked is not None and asked.mode == "TOLERANCE" and question:  # (an exact op stays exact)
         return Requirement(Tolerance(ulp=asked.ulps or None, rel=asked.rtol or None, abs=asked.atol or None,
                                      reason="the program's result_accuracy TOLERANCE"), False, "result_accuracy")
     if asked is not None and asked.mode == "HIGHEST" and question:
