@@ -145,14 +145,17 @@ def _wrong_signed_zero(expected, actual, et: ElementType) -> np.ndarray:
     return both_zero & (signbit(expected) != signbit(actual))
 
 
-def _accuracy_elements(expected, actual, et: ElementType, accuracy) -> np.ndarray:
+def _accuracy_elements(expected, actual, et: ElementType, accuracy, strict_signed_zero: bool) -> np.ndarray:
     """Where a failure is an accuracy question (rule 7): the elements ``accuracy`` names whose
-    expected and actual values are finite and break no special zero."""
+    expected and actual values are finite and break no special zero (a zero's sign counts where
+    the tolerance checks it)."""
     shape = np.shape(expected)
     if accuracy is None or accuracy is False or not (et.is_float or et.is_complex):
         return np.zeros(shape, dtype=bool)
     with np.errstate(invalid="ignore"):
-        zero_broken = (np.asarray(expected == 0) & np.asarray(actual != 0)) | _wrong_signed_zero(expected, actual, et)
+        zero_broken = np.asarray(expected == 0) & np.asarray(actual != 0)
+        if strict_signed_zero:
+            zero_broken |= _wrong_signed_zero(expected, actual, et)
     return np.broadcast_to(np.asarray(accuracy, dtype=bool), shape) & isfinite(expected) & isfinite(actual) \
         & ~zero_broken
 
@@ -322,7 +325,8 @@ def compare(expected, actual, element_type, tolerance: Tolerance = EXACT, *,
         skipped = np.broadcast_to(np.asarray(impl_defined, dtype=bool), expected.shape)
     compared = ~skipped
     failing = ~ok & compared
-    inaccurate = failing & _accuracy_elements(expected, actual, et, accuracy) if failing.any() else failing
+    inaccurate = (failing & _accuracy_elements(expected, actual, et, accuracy, tolerance.strict_signed_zero)
+                  if failing.any() else failing)
     bad = failing & ~inaccurate
     compared_ulps = ulps[compared]
 
