@@ -69,14 +69,13 @@ class Traits:
     accuracy: AccuracyProfile = field(default_factory=lambda: profile_named(DEFAULT_PROFILE))
 
     @classmethod
-    def of(cls, backend, accuracy: str | AccuracyProfile = DEFAULT_PROFILE) -> "Traits":
-        """``backend``'s traits (None: the oracle's own), judged under the ``accuracy`` profile
-        (a name or file, judge/accuracy.py ``profile_named``; BadInputFile when it is none)."""
-        profile = profile_named(accuracy) if isinstance(accuracy, str) else accuracy
+    def of(cls, backend) -> "Traits":
+        """``backend``'s traits (None: the oracle's own), judged under the accuracy profile the run
+        declared on it (``accuracy_profile``, adapters/base.py: a name or a file, judge/accuracy.py
+        ``profile_named``)."""
+        profile = profile_named(getattr(backend, "accuracy_profile", DEFAULT_PROFILE))
         if backend is None:
             return cls(accuracy=profile)
-        if accuracy == DEFAULT_PROFILE:  # the run's --accuracy, declared on the backend (adapters/base.py)
-            profile = profile_named(getattr(backend, "accuracy_profile", DEFAULT_PROFILE))
         return cls(flushes_subnormals=bool(backend.flushes_subnormals), backend=backend.name, accuracy=profile)
 
 
@@ -223,7 +222,7 @@ def judge_op(op: ir.Op, operands: Sequence, actual: Sequence, *, module: ir.Modu
     accuracy = [True if r.accuracy else None for r in requirements]
     inexact = info.extra.get("inexact") if info else None
     if inexact is not None:  # values the spec leaves TBD (convert's inexact conversions): the profile's
-        for i, k in enumerate(tensors):
+        for i in range(len(tensors)):
             accuracy[i] = inexact(list(operands), result_types[i])
             requirements[i] = replace(requirements[i], tolerance=traits.accuracy.tolerance_for(
                 op.name, element_types[i], operand_type=operand_type), what=traits.accuracy.name)
@@ -804,7 +803,7 @@ def _judged_grid_program(module: ir.Module, inputs: dict, actual: dict, *, grid:
         env[pid].update(zip(extra, replay[pid][len(outputs_values):]))
         env[pid].update((v, x) for v, x in zip(outputs_values, replay[pid]) if v in produced)
     judged: dict = {}  # op -> {pid: (operands, expected results, masks, bounds)}
-    statuses = set()
+    statuses, inaccurate = set(), None  # (the first process and op outside its accuracy allowance)
     for k, op in enumerate(body):
         try:
             judged[op] = _evaluated_on_the_grid(op, inlined, env, grid)
@@ -818,9 +817,12 @@ def _judged_grid_program(module: ir.Module, inputs: dict, actual: dict, *, grid:
             verdict = judge_op(op, operands, [env[pid][r] for r in op.results], module=inlined, traits=traits,
                                env=env[pid], expected=expected_op, masks=op_masks, bounds=op_bounds)
             statuses.add(verdict.status)
-            if verdict.status == Status.MISMATCH:
-                return pid, _Found(Status.MISMATCH, _attributed(op, k, verdict.comparison.message), op, k,
-                                           verdict.comparison, list(expected[pid]), replayed=True, operands=operands)
+            if verdict.status in (Status.MISMATCH, Status.INACCURATE):
+                found = _Found(verdict.status, _attributed(op, k, verdict.comparison.message), op, k,
+                               verdict.comparison, list(expected[pid]), replayed=True, operands=operands)
+                if verdict.status == Status.MISMATCH:
+                    return pid, found
+                inaccurate = inaccurate or (pid, found)
     producers = {r: (k, op) for k, op in enumerate(body) for r in op.results}
     for pid in pids:
         for i, (value, a, again) in enumerate(zip(outputs_values, actual[pid], replay[pid])):
@@ -839,8 +841,9 @@ def _judged_grid_program(module: ir.Module, inputs: dict, actual: dict, *, grid:
                                                                         f"{verdict.comparison.message}"),
                                            op, k, verdict.comparison, list(expected[pid]), replayed=True,
                                            operands=operands)
-    status = combined_status(statuses)
-    return None, _Found(status, replayed=True)
+    if inaccurate is not None:
+        return inaccurate
+    return None, _Found(combined_status(statuses), replayed=True)
 
 
 def _evaluated_on_the_grid(op: ir.Op, module: ir.Module, env: dict, grid: tuple[int, int]) -> dict:
