@@ -70,8 +70,13 @@ class AccuracyProfile:
 
     def tolerance_for(self, op: str, et, *, operand_type=None) -> Tolerance:
         """What an accuracy question of ``op``'s result is judged by: the profile's row, else
-        ``default``'s (the tolerance table)."""
-        return self.row(op, result_type_of(et, operand_type)) or tolerance_for(op, et, operand_type=operand_type)
+        ``default``'s (the tolerance table).  Whether a zero's sign is checked stays ``default``'s
+        for a row about every op (a profile bounds errors; it does not make a sign semantic)."""
+        default = tolerance_for(op, et, operand_type=operand_type)
+        own = self.row(op, result_type_of(et, operand_type))
+        if own is not None and own is self.every:
+            return replace(own, strict_signed_zero=default.strict_signed_zero)
+        return own or default
 
 
 @dataclass(frozen=True)
