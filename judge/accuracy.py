@@ -114,7 +114,8 @@ def requirement(op, et, profile: "AccuracyProfile", *, operand_type=None, precis
                                      reason="the program's result_accuracy TOLERANCE"), False, "result_accuracy")
     if asked is not None and asked.mode == "HIGHEST" and question:
         own = profile.tolerance_for(name, et, operand_type=operand_type)
-        return Requirement(HIGHEST_ROW if not own.ulp or own.ulp > 1 else own, True, "result_accuracy HIGHEST")
+        highest = replace(HIGHEST_ROW, strict_signed_zero=own.strict_signed_zero)  # (a sign stays as default)
+        return Requirement(highest if not own.ulp or own.ulp > 1 else own, True, "result_accuracy HIGHEST")
     if question:
         return Requirement(profile.tolerance_for(name, et, operand_type=operand_type), True, profile.name)
     return Requirement(tolerance_for(name, et, operand_type=operand_type, precision=precision), False)
