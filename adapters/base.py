@@ -80,6 +80,9 @@ class Backend(abc.ABC):
     restartable: bool = False  # ``restart()`` makes the next call run in a fresh process
     batch_stats: dict | None = None  # counts of batches compiled and cases run alone, where it batches
     deviations_file: str | None = None  # the backend's own known deviations (TOML), where it ships them
+    #: the accuracy profile the run judges this backend's results under (``--accuracy``: a built-in
+    #: name or a TOML file, judge/accuracy.py); the judge reads it with the backend's other traits
+    accuracy_profile: str = "default"
 
     @abc.abstractmethod
     def available(self) -> tuple[bool, str]:

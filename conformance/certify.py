@@ -26,6 +26,7 @@ import time
 import numpy as np
 
 from judge import explain
+from judge.accuracy import BUILT_IN, DEFAULT_PROFILE
 from judge.grouping import group_cases
 from adapters.base import STATUSES, RunStatus, backend_version
 from judge.results import KNOWN, UNEXPECTED, CaseResult, Run, worst
@@ -38,7 +39,7 @@ from reports.html import render_report
 from reports.results import atomic_write_text, write_results
 from reports.summary import problems_text
 
-from .package import (backend_statement, certificate_html, certificate_text, environment, plan_digest,
+from .package import (accuracy_line, backend_statement, certificate_html, certificate_text, environment, plan_digest,
                       relied_on, suite_identity, toml_text, write_manifest, write_outputs, write_waivers)
 
 RESULT_FILES = {"differential": "differential.json", "spec-example": "spec-examples.json", "corpus": "corpus.json"}
@@ -169,10 +170,14 @@ def summarize_run(run: Run) -> dict:
     a cell whose cases all passed is not said to conform while classes of its op's attribute
     space were not exercised (``not_certified``: the classes and why, reports/coverage.py)."""
     out = {"cases": dict(sorted(run.verdict_counts.items())), "conforms": [], "deviates_known": {},
-           "deviates": {}, "rejected": {}, "unsupported": [], "not_certified": {}}
+           "deviates": {}, "rejected": {}, "unsupported": [], "not_certified": {}, "inaccurate": {}}
     gaps = coverage_gaps(op_coverage(run.cases))
     for (op, dtype), cell in sorted(run.cells.items()):
         key, v = f"{op}:{dtype}", cell.verdict
+        if v == Status.INACCURATE:  # semantics conform; the accuracy is reported against the profile
+            worst_ulp = max(float(c.max_ulp or 0) for c, cv in cell.cases if cv == v)
+            out["inaccurate"][key] = f"max {worst_ulp:g} ULP"
+            v = Status.PASS
         if v in (Status.PASS, Status.IMPLEMENTATION_DEFINED) and op in gaps:
             out["not_certified"][key] = f"attribute classes of the op not exercised: {gaps_text(gaps[op])}"
         elif v in (Status.PASS, Status.IMPLEMENTATION_DEFINED):
@@ -223,7 +228,8 @@ def certify(backend, out: str, *, ops=None, dtypes=None, max_examples: int = 3, 
         timing["corpus"] = round(time.perf_counter() - t, 1)
 
     version = backend_version(backend)
-    the_plan = dict(plan_header(suite, backend.name, wanted, dtypes, seed, max_examples, corpus=corpus, spec=spec),
+    the_plan = dict(plan_header(suite, backend.name, wanted, dtypes, seed, max_examples, corpus=corpus, spec=spec,
+                                accuracy=accuracy_of(backend)),
                     shard=[index, count], pairs=[f"{info.name}:{et}" for info, et in pairs],
                     cases=[r.drawn for r in cases if r.drawn is not None])
     write_outputs(out, [r for _, results in runs for r in results])
@@ -253,11 +259,22 @@ def claimed_of(backend, pairs) -> tuple[list, dict]:
 
 
 def plan_header(suite: dict, backend: str, ops, dtypes, seed: int, max_examples: int, *, corpus: bool,
-                spec: bool) -> dict:
-    """plan.json's fields every shard of the plan shares (``PLAN_FIELDS``); ``suite``: ``suite_identity()``."""
+                spec: bool, accuracy: dict) -> dict:
+    """plan.json's fields every shard of the plan shares (``PLAN_FIELDS``); ``suite``: ``suite_identity()``;
+    ``accuracy``: ``accuracy_of(backend)``."""
     return {"suite": suite, "backend": backend, "seed": seed, "max_examples": max_examples,
             "ops": sorted(ops) if ops else "all", "dtypes": sorted(dtypes) if dtypes else "all",
-            "every_class_on_every_type": True, "corpus": corpus, "spec": spec}
+            "every_class_on_every_type": True, "corpus": corpus, "spec": spec, "accuracy": accuracy}
+
+
+def accuracy_of(backend) -> dict:
+    """The accuracy profile the run judged under, as the plan records it: its name, and a user's
+    profile file's whole text (so ``verify`` judges again under the same rows)."""
+    name = getattr(backend, "accuracy_profile", DEFAULT_PROFILE)
+    if name in BUILT_IN:
+        return {"profile": name}
+    with open(name) as f:
+        return {"profile": os.path.basename(name), "toml": f.read()}
 
 
 def not_applicable_entry(d) -> dict:
@@ -324,7 +341,9 @@ def summary_of(backend: str, report_runs: list, the_plan: dict, not_claimed: dic
     all_cases = [v for run in report_runs for v in run.verdict_counts.elements()]
     summary["verdict"] = {Status.PASS: "conforms", Status.IMPLEMENTATION_DEFINED: "conforms",
                           KNOWN: "deviates (all known)"}.get(
-        worst([v for v in all_cases if v not in (Status.REJECTED, Status.UNSUPPORTED)]), "deviates")
+        worst([v for v in all_cases if v not in (Status.REJECTED, Status.UNSUPPORTED, Status.INACCURATE)]),
+        "deviates")
+    summary["accuracy"] = accuracy_summary(the_plan.get("accuracy", {}).get("profile", DEFAULT_PROFILE), every_case)
     if summary["verdict"] == "conforms" and coverage_gaps(summary["coverage"]):
         summary["verdict"] = "not certified (attribute classes not exercised)"
     return summary
@@ -339,6 +358,32 @@ def waived_counts(cases) -> dict:
     return counts
 
 
+def accuracy_summary(profile: str, cases) -> dict:
+    """How the accuracy questions of the run fared under ``profile``: the ops that have one (an op
+    whose result the spec leaves to the implementation's precision for a type it was run on,
+    judge/accuracy.py, or that had an inaccurate case), and those that met the profile on every case."""
+    from judge.accuracy import is_accuracy_question
+
+    asked, missed = set(), {}
+    for case in cases:
+        op = case.ops[0] if case.ops else ""
+        if case.status == Status.INACCURATE:
+            missed[op] = max(missed.get(op, 0.0), float(case.max_ulp or 0.0))
+            asked.add(op)
+        elif case.kind == "differential" and len(case.ops) == 1 and case.dtypes and _asks(op, case.dtypes[-1],
+                                                                                           is_accuracy_question):
+            asked.add(op)
+    return {"profile": profile, "ops": len(asked), "meets": len(asked - set(missed)),
+            "inaccurate": {op: f"max {ulp:g} ULP" for op, ulp in sorted(missed.items())}}
+
+
+def _asks(op: str, dtype: str, question) -> bool:
+    try:
+        return question(op, dtype)
+    except (KeyError, ValueError):  # a quantized or unknown type name: no accuracy question
+        return False
+
+
 def _under(path: str, out: str) -> str:
     """``path`` relative to ``out`` when it lies inside it."""
     inside = path and os.path.abspath(path).startswith(os.path.abspath(out) + os.sep)
@@ -351,7 +396,12 @@ def summary_text(s: dict) -> str:
     lines = [f"Conformance of backend {s['backend']} to the StableHLO spec ({versions})",
              f"seed {s['seed']}, {s['max_examples']} examples per op x element type; ops: {s['ops']}; "
              f"element types: {s['dtypes']}",
-             f"VERDICT: {s['verdict'].upper()}", ""]
+             f"VERDICT: {s['verdict'].upper()}"]
+    accuracy = s.get("accuracy")
+    if accuracy:
+        semantics = "CONFORMS" if s["verdict"] == "conforms" else s["verdict"].upper()
+        lines.append(f"semantics: {semantics}; accuracy: {accuracy_line(accuracy)}")
+    lines.append("")
     problems = s.get("problems", [])
     if problems:
         lines.append(f"NEW PROBLEMS: {len(problems)} in {sum(p['cases'] for p in problems)} case(s) (cases failing "
@@ -365,7 +415,12 @@ def summary_text(s: dict) -> str:
             continue
         counts = ", ".join(f"{k} {v}" for k, v in part["cases"].items()) or "no cases"
         lines.append(f"{titles[kind]}: cases: {counts}")
-        lines.append(f"  CONFORMS on {len(part['conforms'])}: every case passed (or was implementation-defined)")
+        lines.append(f"  CONFORMS on {len(part['conforms'])}: every case passed (or was implementation-defined, "
+                     f"or inaccurate: accuracy is reported apart)")
+        inaccurate = part.get("inaccurate", {})
+        if inaccurate:
+            lines.append(f"  INACCURATE on {len(inaccurate)} (outside the accuracy profile, not a failure): "
+                         + ", ".join(f"{k} {v}" for k, v in inaccurate.items()))
         for title, key in (("DEVIATES, explained by a known deviation,", "deviates_known"),
                            ("DEVIATES, UNEXPLAINED,", "deviates"),
                            ("REJECTED (the backend refuses the program)", "rejected"),

@@ -19,7 +19,7 @@ from oracle.errors import BadInputFile
 
 from .cli_arguments import (UsageError, backend_names, check_programs, collective_names, dimension_sizes,
                             element_types, jobs_option, listed, mlir_files, op_names, output_file, output_folder,
-                            planned, read_text, usable_backend)
+                            planned, read_text, backend_of)
 from .cli_fuzz import cmd_campaign, cmd_fuzz, cmd_triage
 from .cli_parser import build_parser
 from .exits import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, STOPPED_CODES, findings_exit_code, stoppable, stopped_by,
@@ -55,7 +55,8 @@ def _finish(args, backend_name: str, title: str, results, path: str, stopped, re
     from reports.summary import closing_summary, exit_code
 
     print(closing_summary(title, backend_name, results, results_path=path, reproducers=reproducers,
-                          expect_known=getattr(args, "expect_known", False), interrupted=stopped_by(stopped)))
+                          expect_known=getattr(args, "expect_known", False), interrupted=stopped_by(stopped),
+                          accuracy=getattr(args, "accuracy", None) or "default"))
     if junit:
         _maybe_junit(args, [path])
     if stopped is not None:
@@ -79,7 +80,7 @@ def _run_several(args, names: list[str]) -> int:
     pairs = planned(args)
     output_folder(args.out)
     for name in names:
-        usable_backend(name).close()  # every backend is usable before the first run starts
+        backend_of(args, name).close()  # every backend is usable before the first run starts
     codes, runs = [], {}
     for name in names:
         out = _backend_folder(args.out, name)
@@ -112,7 +113,7 @@ def _run_one(args, name: str, out: str, pairs, keep: list | None = None, junit: 
 
     output_folder(out)
     output_file(args.junit, "--junit")
-    backend = usable_backend(name, args.deviations)
+    backend = backend_of(args, name)
     path = os.path.join(out, "results.json")
     results, stopped = run_logged(
         backend, path,
@@ -169,7 +170,7 @@ def cmd_certify(args) -> int:
         raise UsageError(str(e)) from None
     jobs_option(args.jobs)
     output_folder(args.out)
-    backend = usable_backend(args.backend, args.deviations)
+    backend = backend_of(args, args.backend)
     started = time.time()
     try:
         with stoppable():
@@ -266,7 +267,7 @@ def cmd_corpus(args) -> int:
     jobs_option(args.jobs)
     output_folder(args.out)
     output_file(args.junit, "--junit")
-    backend = usable_backend(args.backend)
+    backend = backend_of(args, args.backend)
     bar = Progress(len(files), f"{backend.name} (files)", enabled=not args.quiet)
 
     def work(on_result):
@@ -326,7 +327,7 @@ def cmd_repro(args) -> int:
         data = read_reproducer(args.dir)
     except OSError as e:
         raise UsageError(f"not a reproducer folder: {e}") from None
-    backend = usable_backend(args.backend)  # (a grid program's inputs come back per process)
+    backend = backend_of(args, args.backend)  # (a grid program's inputs come back per process)
     try:
         verdict = check_program(backend, data["module"], data["inputs"], timeout=args.timeout)
     finally:
@@ -350,7 +351,7 @@ def _repro_file(args) -> int:
     cases = load_cases(args.dir)
     if not cases:
         raise UsageError(f"no test case in {args.dir}")
-    backend = usable_backend(args.backend)
+    backend = backend_of(args, args.backend)
     try:
         results = [run_case(c, backend, timeout=args.timeout) for c in cases]
     finally:
@@ -385,7 +386,7 @@ def cmd_check(args) -> int:
     output_folder(args.out)
     output_file(args.junit, "--junit")
     for name in names[1:]:
-        usable_backend(name).close()  # every backend is usable before the first run starts
+        backend_of(args, name).close()  # every backend is usable before the first run starts
     codes, paths = [], []
     for name in names:
         out = args.out if len(names) == 1 else _backend_folder(args.out, name)
@@ -405,7 +406,7 @@ def _check_one(args, name: str, out: str, programs: list, dims, inputs) -> int:
     from conformance.run import Progress
 
     output_folder(out)
-    backend = usable_backend(name, args.deviations)
+    backend = backend_of(args, name)
     bar = Progress(len(programs) * args.examples, f"{backend.name} (input sets)", enabled=not args.quiet)
 
     def work(on_result):
@@ -434,7 +435,7 @@ def cmd_probe(args) -> int:
     from conformance.run import Progress
 
     pairs = planned(args)
-    backend = usable_backend(args.backend)
+    backend = backend_of(args, args.backend)
     bar = Progress(len(pairs), f"probe {backend.name}", enabled=not args.quiet)
     try:
         support = probe(backend, pairs, refresh=args.refresh, seed=args.seed, timeout=args.timeout,
@@ -457,7 +458,7 @@ def cmd_exhaustive(args) -> int:
         raise UsageError(str(e).strip("'\"")) from None
     if not pairs:
         raise UsageError("no element-wise op takes the small float types asked for")
-    backend = usable_backend(args.backend)
+    backend = backend_of(args, args.backend)
     try:
         sweeps = run_exhaustive(backend, pairs, seed=args.seed, out_dir=args.out, timeout=args.timeout)
     finally:
@@ -479,7 +480,7 @@ def cmd_collectives(args) -> int:
     if len(dtype) != 1:
         raise UsageError(f"--dtype: one element type, not {args.dtype}")
     output_folder(args.out)
-    backend = usable_backend(args.backend)
+    backend = backend_of(args, args.backend)
     path = os.path.join(args.out, "results.json")
     results, stopped = run_logged(
         backend, path,

@@ -68,10 +68,17 @@ def output_file(path: str | None, option: str) -> str | None:
     return path
 
 
-def usable_backend(name: str, deviations: str | None = None):
-    """The backend, usable here, with its known deviations that are not the suite's applied:
-    the file it ships (``Backend.deviations_file``) and ``--deviations FILE`` (``deviations``)."""
+def usable_backend(name: str, deviations: str | None = None, *, accuracy: str | None = None):
+    """The backend ``name``, usable here, with its known deviations that are not the suite's applied
+    (the file it ships, ``Backend.deviations_file``, and ``--deviations FILE``: ``deviations``), judged
+    under the ``accuracy`` profile (``--accuracy``; a bad profile is a usage error naming it)."""
     from adapters import get_backend
+    from judge.accuracy import DEFAULT_PROFILE, profile_named
+    from oracle.errors import BadInputFile
+    try:
+        profile_named(accuracy or DEFAULT_PROFILE)
+    except BadInputFile as e:
+        raise UsageError(str(e)) from None
     try:
         backend = get_backend(name)
     except (KeyError, ValueError) as e:
@@ -80,7 +87,13 @@ def usable_backend(name: str, deviations: str | None = None):
     if not ok:
         raise UsageError(f"backend {name!r} is not usable here: {why}")
     submitter_deviations(backend, deviations)
+    backend.accuracy_profile = accuracy or DEFAULT_PROFILE
     return backend
+
+
+def backend_of(args, name: str):
+    """``usable_backend`` with the command's own --deviations and --accuracy (where it has them)."""
+    return usable_backend(name, getattr(args, "deviations", None), accuracy=getattr(args, "accuracy", None))
 
 
 def submitter_deviations(backend, path: str | None) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .cli_arguments import UsageError, element_types, fuzz_ops, listed, output_folder, usable_backend
+from .cli_arguments import UsageError, backend_of, element_types, fuzz_ops, listed, output_folder
 from .cli_parser import build_parser
 from .exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, stoppable, stopped_exit_code
 
@@ -35,7 +35,7 @@ def cmd_fuzz(args) -> int:
     backends = []
     try:
         for name in names:
-            backends.append(usable_backend(name, args.deviations))
+            backends.append(backend_of(args, name))
         try:
             campaign = Campaign(backends, args.out, seed=args.seed, shard=shard, max_ops=args.max_ops,
                                 input_sets=args.input_sets, database=args.database, timeout=args.timeout,
@@ -162,7 +162,7 @@ def _triaged(dirs: list[str], out: str, *, replay: bool, timeout: float) -> int:
 
     def backend_named(name: str):
         if name not in backends:
-            backends[name] = usable_backend(name)
+            backends[name] = backend_of(args, name)
         return backends[name]
     try:
         items = triage(dirs, backend_named, replay=replay, timeout=timeout)

@@ -49,6 +49,15 @@ def _seed_option(parser) -> None:
     parser.add_argument("--seed", type=int, default=0)
 
 
+def _accuracy_option(parser) -> None:
+    """--accuracy: the profile that judges what the spec leaves to the implementation's precision."""
+    parser.add_argument("--accuracy", default="default", metavar="PROFILE",
+                        help="accuracy profile for the values the spec gives no accuracy for (transcendentals, "
+                             "inexact converts): default, correctly-rounded, opencl-full, xla-exhaustive, or a "
+                             "TOML file in the tolerance table's format (docs/judging.md#accuracy); outside it a "
+                             "case is `inaccurate`, which never fails a run")
+
+
 def _results_options(parser) -> None:
     """--junit and --expect-known: how a run's results are handed on and what fails it."""
     parser.add_argument("--junit", help="also write the results as JUnit XML to this file")
@@ -75,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
                                "`certify` is the exhaustive run)")
     _jobs_option(r, "backend worker processes")
     _seed_option(r)
+    _accuracy_option(r)
     _results_options(r)
     _deviations_option(r)
     # --backend a,b: a run per backend in OUT/<backend>/, compared on the implementation-defined
@@ -89,6 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("paths", nargs="+")
     _backend_options(c)
     _jobs_option(c, "worker processes reading, running and judging files")
+    _accuracy_option(c)
     _results_options(c)
 
     ck = sub.add_parser("check", help="your own programs (files or folders of .mlir) differentially on a backend: "
@@ -103,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "or SIZE for every one (default: small sizes drawn per input set)")
     _seed_option(ck)
     _jobs_option(ck, "input sets run")
+    _accuracy_option(ck)
     _results_options(ck)
     _deviations_option(ck)
 
@@ -126,6 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     ce.add_argument("--no-spec", action="store_true", help="skip the spec examples")
     _jobs_option(ce, "backend worker processes")
     _deviations_option(ce)
+    _accuracy_option(ce)
     ce.add_argument("--statement", metavar="FILE",
                     help="TOML with what you state about the submission (product, device, contact, ...): "
                          "copied into the package's statement.toml")
@@ -160,6 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
     fz.add_argument("--shard", default="0/1", help="i/N: this machine's share of a campaign (seeds differ)")
     fz.add_argument("--max-ops", type=int, default=8, help="ops per program (1..N)")
     fz.add_argument("--input-sets", type=int, default=3, help="input sets per compiled program")
+    _accuracy_option(fz)
     fz.add_argument("--grid", action="store_true",
                     help="programs on random process grids (up to 8): collectives mixed with ordinary ops")
     fz.add_argument("--database", help="redis://host:port: the findings store shards share (default: one folder "

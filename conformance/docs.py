@@ -20,6 +20,7 @@ from typing import Callable
 
 from conformance.cli import build_parser
 from generators.ops import samplers_of
+from judge.accuracy import BUILT_IN, DEFAULT_PROFILE, profile_named
 from judge.explain import load_deviations
 from judge.status import FAILING, Status
 from judge.tolerance import tolerance_table
@@ -158,6 +159,31 @@ def tolerances() -> str:
           for (op, types), tol in tolerance_table().items()), ""])
 
 
+def accuracy_profiles() -> str:
+    """The built-in accuracy profiles: each one's source and its own rows (``default`` is the
+    tolerance table's accuracy rows)."""
+    lines = [header("Accuracy profiles", "the built-in profiles (`judge/accuracy.py`, `profile_named`)"),
+             "What judges a value the spec leaves to the implementation's precision (\"StableHLO does "
+             "not provide guarantees about numerical accuracy\"); outside its profile a case is "
+             "`inaccurate`, which never fails a run. A profile's rows are keyed like the tolerance "
+             "table; an (op, type) a profile does not name takes `default`'s row. `--accuracy FILE.toml` "
+             "takes a user's profile in the same format ([how results are judged](../judging.md#accuracy)).", ""]
+    accuracy_rows = {key: tol for key, tol in tolerance_table().items()
+                     if key[1] not in ("integer", "quantized") and not tol.is_exact and not tol.order_dependent}
+    for name in BUILT_IN:
+        profile = profile_named(name)
+        lines += [f"## {name}", "", sentence(profile.source), ""]
+        if profile.every is not None:
+            lines += [f"Every accuracy question: {cell(profile.every.describe())} ({cell(profile.every.reason)}).", ""]
+            continue
+        rows = accuracy_rows if name == DEFAULT_PROFILE else profile.rows
+        lines += ["| op | types | allowance | why |", "|---|---|---|---|"]
+        lines += [f"| {op} | {cell(types)} | {cell(tol.describe())} | {cell(tol.reason)} |"
+                  for (op, types), tol in rows.items()]
+        lines.append("")
+    return "\n".join(lines)
+
+
 def attribute_classes() -> str:
     lines = [header("Attribute classes per op",
                     "the samplers' attribute spaces (`generators.ops.samplers_of(op).attribute_space`)"),
@@ -202,6 +228,7 @@ PAGES: dict[str, Callable[[], str]] = {
     "docs/tables/statuses.md": statuses,
     "docs/tables/ops-and-element-types.md": ops_and_element_types,
     "docs/tables/tolerances.md": tolerances,
+    "docs/tables/accuracy-profiles.md": accuracy_profiles,
     "docs/tables/attribute-classes.md": attribute_classes,
     "docs/tables/deviations.md": deviations,
 }

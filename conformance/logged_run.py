@@ -16,7 +16,8 @@ def run_logged(backend, path: str, work, **meta):
     ``KeyboardInterrupt`` that stopped it or None).  The backend is closed and the log written
     however the run ends: stopped, crashed (then the traceback) or done.  ``meta``: recorded
     in results.json beside the backend's environment."""
-    log = ResultsLog(path, backend.name, environment=environment(backend), **meta)
+    log = ResultsLog(path, backend.name, environment=environment(backend),
+                     accuracy=getattr(backend, "accuracy_profile", "default"), **meta)
     started, stopped = time.time(), None
     try:
         stopped = run_stoppable(work, log.add)

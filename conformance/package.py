@@ -43,7 +43,7 @@ CONFIGURATION_PREFIXES = ("XLA_", "JAX_", "IREE_", "TORCH", "TORCHINDUCTOR_", "C
                           "OPENBLAS_", "SHLO_")
 #: Fields of a plan that every shard of one plan shares (plan.json without its slice and cases).
 PLAN_FIELDS = ("suite", "backend", "seed", "max_examples", "ops", "dtypes", "every_class_on_every_type",
-               "corpus", "spec")
+               "corpus", "spec", "accuracy")
 
 
 class PackageError(ValueError):
@@ -215,6 +215,7 @@ def certificate_lines(summary: dict) -> list[tuple[str, str]]:
     scope = summary.get("differential", {})
     rows = [("Backend", f"{summary['backend']} {summary.get('backend_version', '')}".strip()),
             ("Verdict", summary["verdict"].upper()),
+            ("Accuracy", accuracy_line(summary.get("accuracy"))),
             ("Conforms on", f"{len(scope.get('conforms', []))} op x element type pairs"),
             ("Deviates (explained)", f"{len(scope.get('deviates_known', {}))} pairs"),
             ("Deviates (unexplained)", f"{len(scope.get('deviates', {}))} pairs"),
@@ -229,6 +230,16 @@ def certificate_lines(summary: dict) -> list[tuple[str, str]]:
             ("Plan", f"seed {plan['seed']}, {plan['max_examples']} examples, {plan['cases']} cases, "
                      f"sha256 {plan['digest']}")]
     return rows
+
+
+def accuracy_line(accuracy: dict | None) -> str:
+    """The accuracy part, apart from the verdict: the spec promises no accuracy, so it is met or not
+    against the named profile only."""
+    if not accuracy:
+        return "not recorded"
+    inaccurate = accuracy.get("inaccurate") or {}
+    return (f"meets `{accuracy['profile']}` on {accuracy['meets']} of {accuracy['ops']} ops"
+            + (" (inaccurate: " + ", ".join(f"{op} {v}" for op, v in inaccurate.items()) + ")" if inaccurate else ""))
 
 
 def certificate_text(summary: dict) -> str:

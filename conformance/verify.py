@@ -47,6 +47,7 @@ class RecordedBackend:
     """The package's backend as the judge sees it without running it: its name and traits."""
     name: str
     flushes_subnormals: bool
+    accuracy_profile: str = "default"  # a built-in profile's name, or a file holding the package's own
 
     def run(self, program, inputs, timeout=60):
         raise RuntimeError("the package recorded no outputs for this case")
@@ -234,10 +235,22 @@ class Verification:
 
     # ------------------------------------------------------------ the verdict
 
+    def _accuracy_profile(self) -> str:
+        """The profile the package was judged under (plan.json ``accuracy``): a built-in's name, or
+        its recorded TOML text written beside the unpacked package."""
+        recorded = self.plan.get("accuracy") or {"profile": "default"}
+        if "toml" not in recorded:
+            return recorded["profile"]
+        path = os.path.join(tempfile.mkdtemp(prefix="accuracy-"), recorded["profile"])
+        with open(path, "w") as f:
+            f.write(recorded["toml"])
+        return path
+
     def _rejudge(self, cases: list) -> None:
         """Every recorded output judged again (the one judge: conformance/run.py check_case)."""
         outputs = read_outputs(self.folder)
-        judge = RecordedBackend(self.backend, bool(self.statement.get("backend", {}).get("flushes_subnormals")))
+        judge = RecordedBackend(self.backend, bool(self.statement.get("backend", {}).get("flushes_subnormals")),
+                                self._accuracy_profile())
         recorded = {c.id: c for c in self.runs.get("differential", [])}
         judged = grids = 0
         for case in cases:

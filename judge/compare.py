@@ -23,8 +23,18 @@ Per element (vectorized over the whole tensor):
      may match ``expected``, ``flushed_expected`` or ``flush_subnormals(expected)``; there is
      no global widening of the tolerance.
 
-Status: 'mismatch' if any compared element fails (or shapes/dtypes differ); otherwise
-'implementation-defined' if some element was not compared, else 'pass'.
+  7. a failing element is an *accuracy* question (judge/accuracy.py), not a semantic failure,
+     where the caller says its value is left to the implementation's precision (``accuracy``:
+     the whole result, or a mask of elements such as a convert's inexact ones) and the values
+     are of the right kind: expected and actual finite, and no special zero broken (an expected
+     zero answered by a nonzero -- IEEE's f(+-0) = +-0, log(1) = +0 -- or a zero of the wrong
+     sign stays semantic).  NaN where a finite value is expected, an infinity, a wrong-signed
+     zero, anything outside an error bound (the spec's order freedom) stay semantic.
+
+Status: 'mismatch' if any compared element fails semantically (or shapes/dtypes differ);
+otherwise 'inaccurate' if some element fails as an accuracy question (its measured error in
+the message, ``max_ulp`` / ``max_rel``); otherwise 'implementation-defined' if some element was
+not compared, else 'pass'.
 """
 
 from __future__ import annotations
@@ -41,7 +51,7 @@ from oracle.types import ElementType, as_element_type
 from .status import Status
 from .tolerance import EXACT, Tolerance
 
-__all__ = ["Comparison", "compare", "compare_outputs", "value_text", "ULP_BUCKETS", "MAX_REPORTED_MISMATCHES"]
+__all__ = ["Comparison", "compare", "compare_outputs", "combined_status", "value_text", "ULP_BUCKETS", "MAX_REPORTED_MISMATCHES"]
 
 #: Histogram buckets, in order: a bucket is (label, low, high) in ULP, inclusive.
 ULP_BUCKETS = (("0", 0, 0), ("1", 1, 1), ("2", 2, 2), ("3-4", 3, 4), ("5-16", 5, 16),
@@ -52,7 +62,7 @@ MAX_REPORTED_MISMATCHES = 5
 
 @dataclass
 class Comparison:
-    status: str  # 'pass' | 'mismatch' | 'implementation-defined'
+    status: str  # 'pass' | 'mismatch' | 'inaccurate' | 'implementation-defined'
     max_ulp: float = 0.0
     mismatch_count: int = 0
     message: str = ""
@@ -67,6 +77,11 @@ class Comparison:
     failing: np.ndarray | None = None
     #: compare_outputs: each output's implementation-defined element mask as given (None: none)
     masks: list = field(default_factory=list)
+    #: elements outside their accuracy allowance (not semantic failures: see rule 7), and the
+    #: largest relative error among them; the profile that judged them ("" when none)
+    inaccurate_count: int = 0
+    max_rel: float = 0.0
+    profile: str = ""
 
     @property
     def passed(self) -> bool:
@@ -128,6 +143,27 @@ def _wrong_signed_zero(expected, actual, et: ElementType) -> np.ndarray:
     with np.errstate(invalid="ignore"):  # some ml_dtypes comparisons warn on NaN
         both_zero = (expected == 0) & (actual == 0)
     return both_zero & (signbit(expected) != signbit(actual))
+
+
+def _accuracy_elements(expected, actual, et: ElementType, accuracy, strict_signed_zero: bool) -> np.ndarray:
+    """Where a failure is an accuracy question (rule 7): the elements ``accuracy`` names whose
+    expected and actual values are finite and break no special zero (a zero's sign counts where
+    the tolerance checks it)."""
+    shape = np.shape(expected)
+    if accuracy is None or accuracy is False or not (et.is_float or et.is_complex):
+        return np.zeros(shape, dtype=bool)
+    with np.errstate(invalid="ignore"):
+        zero_broken = np.asarray(expected == 0) & np.asarray(actual != 0)
+        if strict_signed_zero:
+            zero_broken |= _wrong_signed_zero(expected, actual, et)
+    return np.broadcast_to(np.asarray(accuracy, dtype=bool), shape) & isfinite(expected) & isfinite(actual) \
+        & ~zero_broken
+
+
+def _relative_errors(expected, actual) -> np.ndarray:
+    e, a = _to_float64(expected), _to_float64(actual)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        return np.abs(a - e) / np.abs(e)
 
 
 def _match(expected, actual, et: ElementType, tol: Tolerance,
@@ -246,8 +282,10 @@ def _format_histogram(histogram: dict) -> str:
 def compare(expected, actual, element_type, tolerance: Tolerance = EXACT, *,
             impl_defined: np.ndarray | None = None,
             flushed_expected: np.ndarray | None = None,
-            error_bound: np.ndarray | None = None) -> Comparison:
-    """Compare one result tensor. See the module docstring for the rules."""
+            error_bound: np.ndarray | None = None,
+            accuracy: np.ndarray | bool | None = None, profile: str = "") -> Comparison:
+    """Compare one result tensor. See the module docstring for the rules (``accuracy``: rule 7;
+    ``profile``: the accuracy profile's name, for the message)."""
     et = _as_type(element_type)
     expected = np.asarray(expected)
     actual = np.asarray(actual)
@@ -286,7 +324,10 @@ def compare(expected, actual, element_type, tolerance: Tolerance = EXACT, *,
     else:
         skipped = np.broadcast_to(np.asarray(impl_defined, dtype=bool), expected.shape)
     compared = ~skipped
-    bad = ~ok & compared
+    failing = ~ok & compared
+    inaccurate = (failing & _accuracy_elements(expected, actual, et, accuracy, tolerance.strict_signed_zero)
+                  if failing.any() else failing)
+    bad = failing & ~inaccurate
     compared_ulps = ulps[compared]
 
     n_compared = int(np.count_nonzero(compared))
@@ -296,18 +337,34 @@ def compare(expected, actual, element_type, tolerance: Tolerance = EXACT, *,
     histogram = _histogram(compared_ulps)
     exact_type = not (et.is_float or et.is_complex)
 
+    n_inaccurate = int(np.count_nonzero(inaccurate))
+    max_rel = float(_relative_errors(expected[inaccurate], actual[inaccurate]).max()) if n_inaccurate else 0.0
+    what = tolerance.describe() if bound is None else "per-element error bound"
     if n_bad:
         rows = _first_mismatches(expected, actual, ulps, bad, et)
-        what = tolerance.describe() if bound is None else "per-element error bound"
         message = (f"{n_bad} of {n_compared} compared elements differ ({et}, tolerance: "
                    f"{what})" + (f"; {n_skipped} implementation-defined not compared" if n_skipped else "")
+                   + (f"; {n_inaccurate} more outside the accuracy profile" if n_inaccurate else "")
                    + ":\n" + _format_mismatch_rows(rows, et, bound))
         if n_bad > len(rows):
             message += f"\n  ... and {n_bad - len(rows)} more"
         if not exact_type:
             message += "\n" + _format_histogram(histogram)
         return Comparison(Status.MISMATCH, max_ulp, n_bad, message, rows, histogram, n_compared, n_skipped,
-                          failing=bad)
+                          failing=bad, inaccurate_count=n_inaccurate, max_rel=max_rel, profile=profile)
+    if n_inaccurate:
+        rows = _first_mismatches(expected, actual, ulps, inaccurate, et)
+        worst = float(ulps[inaccurate].max())
+        message = (f"{n_inaccurate} of {n_compared} compared elements are outside the accuracy allowance "
+                   f"({et}, {what}{f', profile `{profile}`' if profile else ''}): max {worst:g} ULP, "
+                   f"max rel {max_rel:.3g}; every value the spec determines matches"
+                   + (f"; {n_skipped} implementation-defined not compared" if n_skipped else "")
+                   + ":\n" + _format_mismatch_rows(rows, et))
+        if n_inaccurate > len(rows):
+            message += f"\n  ... and {n_inaccurate - len(rows)} more"
+        message += "\n" + _format_histogram(histogram)
+        return Comparison(Status.INACCURATE, max_ulp, 0, message, rows, histogram, n_compared, n_skipped,
+                          inaccurate_count=n_inaccurate, max_rel=max_rel, profile=profile)
 
     ulp_note = "" if exact_type else f", max {max_ulp:g} ULP"
     if n_skipped:
@@ -323,12 +380,14 @@ def compare_outputs(expected: Sequence, actual: Sequence, element_types: Sequenc
                     tolerance: Tolerance | Sequence[Tolerance] = EXACT,
                     impl_masks: Sequence | None = None,
                     flushed_expected: Sequence | None = None,
-                    error_bounds: Sequence | None = None) -> Comparison:
+                    error_bounds: Sequence | None = None,
+                    accuracy: Sequence | None = None, profile: str = "") -> Comparison:
     """Compare every output of a program; the result aggregates ``compare`` per output.
 
     ``tolerance`` is one Tolerance for all outputs or one per output; ``impl_masks``,
-    ``flushed_expected`` and ``error_bounds`` (per-element absolute bounds that replace the
-    tolerance's bounds) are per-output lists whose items may be None.
+    ``flushed_expected``, ``error_bounds`` (per-element absolute bounds that replace the
+    tolerance's bounds) and ``accuracy`` (rule 7: True, a mask, or None) are per-output lists
+    whose items may be None; ``profile`` names the accuracy profile for the messages.
     """
     expected, actual = list(expected), list(actual)
     if len(expected) != len(actual):
@@ -338,14 +397,15 @@ def compare_outputs(expected: Sequence, actual: Sequence, element_types: Sequenc
     masks = list(impl_masks) if impl_masks is not None else [None] * n
     flushed = list(flushed_expected) if flushed_expected is not None else [None] * n
     bounds = list(error_bounds) if error_bounds is not None else [None] * n
-    if not (len(element_types) == len(tolerances) == len(masks) == len(flushed) == len(bounds) == n):
+    questions = list(accuracy) if accuracy is not None else [None] * n
+    if not (len(element_types) == len(tolerances) == len(masks) == len(flushed) == len(bounds) == len(questions)
+            == n):
         raise ValueError("compare_outputs: per-output lists must all have one item per output")
 
-    results = [compare(e, a, t, tol, impl_defined=m, flushed_expected=f, error_bound=b)
-               for e, a, t, tol, m, f, b in zip(expected, actual, element_types, tolerances, masks, flushed, bounds)]
-    statuses = {r.status for r in results}
-    status = (Status.MISMATCH if Status.MISMATCH in statuses else
-              Status.IMPLEMENTATION_DEFINED if Status.IMPLEMENTATION_DEFINED in statuses else Status.PASS)
+    results = [compare(e, a, t, tol, impl_defined=m, flushed_expected=f, error_bound=b, accuracy=q, profile=profile)
+               for e, a, t, tol, m, f, b, q in zip(expected, actual, element_types, tolerances, masks, flushed, bounds,
+                                                   questions)]
+    status = combined_status(r.status for r in results)
     histogram = Counter()
     for r in results:
         histogram.update(r.ulp_histogram)
@@ -363,4 +423,17 @@ def compare_outputs(expected: Sequence, actual: Sequence, element_types: Sequenc
         impl_defined_count=sum(r.impl_defined_count for r in results),
         per_output=results,
         masks=masks,
+        inaccurate_count=sum(r.inaccurate_count for r in results),
+        max_rel=max((r.max_rel for r in results), default=0.0),
+        profile=profile,
     )
+
+
+#: The comparison statuses from worst to best: a program's (or several outputs') is the worst.
+_SEVERITY = (Status.MISMATCH, Status.INACCURATE, Status.IMPLEMENTATION_DEFINED, Status.PASS)
+
+
+def combined_status(statuses) -> Status:
+    """The worst of comparison statuses (mismatch > inaccurate > implementation-defined > pass)."""
+    present = set(statuses)
+    return next((s for s in _SEVERITY if s in present), Status.PASS)

@@ -44,7 +44,7 @@ from oracle.types import as_element_type
 
 __all__ = ["Tolerance", "EXACT", "TOLERANCE_TABLE", "tolerance_for",
            "type_keys", "quantized_tolerance", "tolerance_table", "precision_config_ops",
-           "PRECISION_CONFIG_OPS", "DEFAULT_ROWS"]
+           "PRECISION_CONFIG_OPS", "DEFAULT_ROWS", "row_of", "result_type_of"]
 
 # precision_config DEFAULT / HIGH may multiply in bf16 (one pass, TPU) or TF32 (GPU):
 # each product is off by <= 2 * 2**-8 relative, so the result by <= 2**-7 * sum|x*y|.
@@ -141,21 +141,34 @@ def tolerance_for(op: str, element_type, *, operand_type=None, precision: str | 
     op = table_key(op)
     if element_type is None:  # an op without tensor results (token only)
         return EXACT
+    et = result_type_of(element_type, operand_type)
+    if (op in precision_config_ops() and precision in ("DEFAULT", "HIGH")
+            and (et.is_complex or (et.is_float and et.name in ("f32", "f64")))):
+        return _LOW_PRECISION_DOT
+    table = tolerance_table()
+    if getattr(et, "is_quantized", False) and (op, str(et)) not in table:
+        return quantized_tolerance(et)
+    return row_of(table, op, et) or EXACT
+
+
+def result_type_of(element_type, operand_type=None):
+    """The element type whose row applies to a result of ``element_type``: the operand's for an
+    op whose real result loses a complex operand's type (abs, real, imag)."""
     et = as_element_type(element_type)
     if operand_type is not None:
         operand_type = as_element_type(operand_type)
         if getattr(operand_type, "is_complex", False) and not et.is_complex:
-            et = operand_type
-    if (op in precision_config_ops() and precision in ("DEFAULT", "HIGH")
-            and (et.is_complex or (et.is_float and et.name in ("f32", "f64")))):
-        return _LOW_PRECISION_DOT
-    keys = type_keys(et)
-    table = tolerance_table()
-    if getattr(et, "is_quantized", False) and (op, str(et)) not in table:
-        return quantized_tolerance(et)
+            return operand_type
+    return et
+
+
+def row_of(table: dict, op: str, et) -> Tolerance | None:
+    """The row of ``table`` (keyed like the tolerance table) for results of ``op`` of type ``et``,
+    in the lookup order of the module docstring; None when no row applies."""
+    op, keys = table_key(op), type_keys(et)
     for op_key in (op, "*"):
         for type_key in keys:
             tol = table.get((op_key, type_key))
             if tol is not None:
                 return tol
-    return EXACT
+    return None

@@ -28,7 +28,7 @@ Layer: imports ``oracle`` only; a backend is passed in (any object with ``run``)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
 import numpy as np
@@ -43,7 +43,8 @@ from oracle.numerics import flush_subnormals
 from oracle.quantization import integer_accumulation
 from oracle.types import TensorType, element_type
 
-from .compare import Comparison, compare_outputs
+from .accuracy import DEFAULT_PROFILE, AccuracyProfile, profile_named, requirement
+from .compare import Comparison, combined_status, compare_outputs
 from .conditions import triggered
 from .explain import explain_failure
 from .known_deviations import recorded
@@ -51,7 +52,6 @@ from .program_bound import (anchored_output_bounds, is_exact_bound, judge_golden
                             output_bounds)
 from .program_bound import path_text as _path_text
 from .status import Status
-from .tolerance import tolerance_for
 from .verdicts import BOUND_STATE, Verdict
 
 __all__ = ["Traits", "OpVerdict", "Verdict", "judge_op", "op_comparison", "judge_program", "judge_grid_program",
@@ -61,15 +61,22 @@ __all__ = ["Traits", "OpVerdict", "Verdict", "judge_op", "op_comparison", "judge
 
 @dataclass(frozen=True)
 class Traits:
-    """What the judge must know about a backend (``backend``: its name, for the deviation tables)."""
+    """What the judge must know about a backend (``backend``: its name, for the deviation tables)
+    and the run: the accuracy profile that judges what the spec leaves to the implementation's
+    precision (judge/accuracy.py)."""
     flushes_subnormals: bool = False
     backend: str = ""
+    accuracy: AccuracyProfile = field(default_factory=lambda: profile_named(DEFAULT_PROFILE))
 
     @classmethod
     def of(cls, backend) -> "Traits":
+        """``backend``'s traits (None: the oracle's own), judged under the accuracy profile the run
+        declared on it (``accuracy_profile``, adapters/base.py: a name or a file, judge/accuracy.py
+        ``profile_named``)."""
+        profile = profile_named(getattr(backend, "accuracy_profile", DEFAULT_PROFILE))
         if backend is None:
-            return cls()
-        return cls(flushes_subnormals=bool(backend.flushes_subnormals), backend=backend.name)
+            return cls(accuracy=profile)
+        return cls(flushes_subnormals=bool(backend.flushes_subnormals), backend=backend.name, accuracy=profile)
 
 
 @dataclass
@@ -117,7 +124,13 @@ class _Found:
     def final(self, module: ir.Module, backend: str = "") -> Verdict:
         """The judge's Verdict: a mismatch names its culprit op (a program argument: "argument"),
         its element type, the deviation conditions that hold for it and, given the ``backend``'s
-        name, the entry explaining it in ``module`` (``explain_failure``, as results.json records it)."""
+        name, the entry explaining it in ``module`` (``explain_failure``, as results.json records it);
+        an inaccurate case names its op and type (no entry: it is no failure)."""
+        if self.status == Status.INACCURATE:
+            return Verdict(self.status, self.message, self.op.name if self.op is not None else "", self.dtype,
+                           expected=self.expected, op_index=self.op_index, masks_from=self.masks_from,
+                           comparison=self.comparison, notes=self.notes, replayed=self.replayed,
+                           max_ulp=self.comparison.max_ulp if self.comparison is not None else None)
         if self.status != Status.MISMATCH:
             return Verdict(self.status, self.message, expected=self.expected, op_index=self.op_index,
                            masks_from=self.masks_from, comparison=self.comparison, notes=self.notes,
@@ -204,8 +217,16 @@ def judge_op(op: ir.Op, operands: Sequence, actual: Sequence, *, module: ir.Modu
             # (sqrt(-1 - 1e-45i) flushed is sqrt(-1 - 0i), on the cut where a side is impl-defined)
             flushed_table = _masks_of(op, flushed_operands, flushed)
             op_mask = [_either(op_mask[i], flushed_table[k]) for i, k in enumerate(tensors)]
-    tolerances = [tolerance_for(op.name, et, operand_type=operand_types[0] if operand_types else None)
-                  for et in element_types]
+    operand_type = operand_types[0] if operand_types else None
+    requirements = [requirement(op, et, traits.accuracy, operand_type=operand_type) for et in element_types]
+    accuracy = [True if r.accuracy else None for r in requirements]
+    inexact = info.extra.get("inexact") if info else None
+    if inexact is not None:  # values the spec leaves TBD (convert's inexact conversions): the profile's
+        for i in range(len(tensors)):
+            accuracy[i] = inexact(list(operands), result_types[i])
+            requirements[i] = replace(requirements[i], tolerance=traits.accuracy.tolerance_for(
+                op.name, element_types[i], operand_type=operand_type), what=traits.accuracy.name)
+    tolerances = [r.tolerance for r in requirements]
     bound_fn = info.extra.get("error_bound") if info else None
     if any(getattr(et, "is_quantized", False) for et in element_types + operand_types):
         # quantized results: the tolerance table's quantized rule, and the record's own bound on
@@ -223,7 +244,8 @@ def judge_op(op: ir.Op, operands: Sequence, actual: Sequence, *, module: ir.Modu
         bounds = [all_bounds[k] for k in tensors] if len(all_bounds) == len(op.results) else list(all_bounds)
     comparison = compare_outputs([expected[k] for k in tensors], [actual[k] for k in tensors], element_types,
                                  tolerances, impl_masks=op_mask, flushed_expected=also_accepted,
-                                 error_bounds=bounds)
+                                 error_bounds=bounds, accuracy=accuracy,
+                                 profile=next((r.what for r in requirements if r.what), ""))
     return OpVerdict(comparison, expected, element_types)
 
 
@@ -570,7 +592,7 @@ def _judge_replay(replay: _Replay, actual, traits, expected, whole,
     main, env = module.main, dict(replay.env)
     outputs_values = list(main.ops[-1].operands)
     producers = {r: op for op in main.ops for r in op.results}
-    statuses, inside, first = set(), [], None
+    statuses, inside, first, inaccurate = set(), [], None, None
 
     def expandable(op):
         return op.name in rewrite.EXPANDABLE and paths[op] not in whole
@@ -589,6 +611,10 @@ def _judge_replay(replay: _Replay, actual, traits, expected, whole,
         verdict = judge_op(op, operands, [env[r] for r in op.results], module=module, traits=traits,
                            env=env, expected=expected_op, masks=[schedule_masks.get(r) for r in op.results])
         statuses.add(verdict.status)
+        if verdict.status == Status.INACCURATE:  # the first op outside its accuracy allowance names the case
+            inaccurate = inaccurate or _Found(Status.INACCURATE, _attributed(op, path, verdict.comparison.message),
+                                              op, path[0], verdict.comparison, expected, replayed=True,
+                                              operands=operands, program=module)
         if verdict.status == Status.MISMATCH:
             found = _Found(Status.MISMATCH, _attributed(op, path, verdict.comparison.message), op, path[0],
                                    verdict.comparison, expected, replayed=True, operands=operands, program=module)
@@ -609,6 +635,10 @@ def _judge_replay(replay: _Replay, actual, traits, expected, whole,
         operands = [env[v] for v in op.operands]
         results = [a if r is value else env[r] for r in op.results]
         verdict = judge_op(op, operands, results, module=module, traits=traits, env=env)
+        if verdict.status == Status.INACCURATE:
+            inaccurate = inaccurate or _Found(Status.INACCURATE, _attributed(
+                op, paths[op], f"output #{i} differs from the replay's: {verdict.comparison.message}"),
+                op, paths[op][0], verdict.comparison, expected, replayed=True, operands=operands, program=module)
         if verdict.status == Status.MISMATCH:
             # every op of the replay is within its allowance, but the first run (compiled
             # differently) is not the replay: judged by the program-level bound of the exact answer
@@ -624,8 +654,10 @@ def _judge_replay(replay: _Replay, actual, traits, expected, whole,
                                    op, paths[op][0], verdict.comparison, expected, replayed=True, operands=operands,
                                    program=module)
             return found, [(paths[op], op, operands)] if expandable(op) else []
-    status = Status.IMPLEMENTATION_DEFINED if Status.IMPLEMENTATION_DEFINED in statuses else Status.PASS
-    return _Found(status, expected=expected, replayed=True, notes=notes), []
+    if inaccurate is not None:
+        inaccurate.notes.extend(notes)
+        return inaccurate, []
+    return _Found(combined_status(statuses), expected=expected, replayed=True, notes=notes), []
 
 
 def _noted(verdict: _Found, expansion: rewrite.Expansion, decisions: dict, whole: dict) -> _Found:
@@ -663,7 +695,7 @@ def _judge_outputs_directly(module, env, actual, traits, expected, recorded) -> 
                                       expected=expected)
             continue
         given.setdefault(value, a)
-    statuses, comparisons = set(), []
+    statuses, comparisons, inaccurate = set(), [], None
     for k, op in sorted({producers[v] for v in given}, key=lambda item: item[0]):
         results = [given.get(r, env.get(r)) for r in op.results]
         operands = [env[v] for v in op.operands]
@@ -671,17 +703,20 @@ def _judge_outputs_directly(module, env, actual, traits, expected, recorded) -> 
                            expected=[env[r] for r in op.results], masks=[recorded.get(r) for r in op.results])
         statuses.add(verdict.status)
         comparisons.append(verdict.comparison)
-        if verdict.status == Status.MISMATCH:
+        if verdict.status in (Status.MISMATCH, Status.INACCURATE):
             message = verdict.comparison.message if len(given) == len(outputs_values) == len(op.results) \
                 else _attributed(op, k, verdict.comparison.message)
-            return _Found(Status.MISMATCH, message, op, k, verdict.comparison, expected, operands=operands,
-                                  program=module)
-    status = Status.IMPLEMENTATION_DEFINED if Status.IMPLEMENTATION_DEFINED in statuses else Status.PASS
-    return _Found(status, comparison=comparisons[0] if len(comparisons) == 1 else None, expected=expected)
+            found = _Found(verdict.status, message, op, k, verdict.comparison, expected, operands=operands,
+                           program=module)
+            if verdict.status == Status.MISMATCH:
+                return found
+            inaccurate = inaccurate or found
+    return inaccurate or _Found(combined_status(statuses), comparison=comparisons[0] if len(comparisons) == 1
+                                else None, expected=expected)
 
 
 def _judge_process_outputs(module: ir.Module, expected: Sequence, actual: Sequence, masks: dict,
-                          bounds: dict | None = None) -> _Found:
+                          bounds: dict | None = None, traits: Traits = Traits()) -> _Found:
     """One process of a program on a process grid, where neither replay nor a one-op evaluation
     can run (a collective's value needs every process): each output by the tolerance of its
     producing op and type, with the masks the oracle recorded; an output computed from a masked
@@ -693,23 +728,26 @@ def _judge_process_outputs(module: ir.Module, expected: Sequence, actual: Sequen
     for op in main.ops:
         if any(v in tainted for v in op.operands):
             tainted.update(op.results)
-    statuses = set()
+    statuses, inaccurate = set(), None
     for i, (value, e, a) in enumerate(zip(outputs_values, expected, actual)):
         if not _is_tensor(value) or value in tainted:
             statuses.add(Status.IMPLEMENTATION_DEFINED)
             continue
         k, op = producers.get(value, (-1, None))
         et = element_type(str(value.type.element_type))
-        tolerance = tolerance_for(op.name, et) if op is not None else tolerance_for("", et)
-        comparison = compare_outputs([e], [a], [et], tolerance, impl_masks=[masks.get(value)],
-                                     error_bounds=[(bounds or {}).get(value)])
+        rule = requirement(op if op is not None else "", et, traits.accuracy)
+        comparison = compare_outputs([e], [a], [et], rule.tolerance, impl_masks=[masks.get(value)],
+                                     error_bounds=[(bounds or {}).get(value)], accuracy=[rule.accuracy or None],
+                                     profile=rule.what)
         statuses.add(comparison.status)
-        if comparison.status == Status.MISMATCH:
-            return _Found(Status.MISMATCH, f"output #{i}: " + (_attributed(op, k, comparison.message)
+        if comparison.status in (Status.MISMATCH, Status.INACCURATE):
+            found = _Found(comparison.status, f"output #{i}: " + (_attributed(op, k, comparison.message)
                                                                   if op is not None else comparison.message),
-                                  op, k, comparison, list(expected))
-    status = Status.IMPLEMENTATION_DEFINED if Status.IMPLEMENTATION_DEFINED in statuses else Status.PASS
-    return _Found(status, expected=list(expected))
+                           op, k, comparison, list(expected))
+            if comparison.status == Status.MISMATCH:
+                return found
+            inaccurate = inaccurate or found
+    return inaccurate or _Found(combined_status(statuses), expected=list(expected))
 
 
 # ---------------------------------------------------------------- process grids
@@ -744,12 +782,12 @@ def _judged_grid_program(module: ir.Module, inputs: dict, actual: dict, *, grid:
     process.  Without the replay, or where it cannot run, the per-output verdict stands."""
     pids = sorted(actual)
     per_output = {pid: _judge_process_outputs(module, expected[pid], actual[pid], masks.get(pid, {}),
-                                             bounds.get(pid, {})) for pid in pids}
+                                             bounds.get(pid, {}), traits) for pid in pids}
     first_failure = next(((pid, v) for pid, v in per_output.items() if v.status == Status.MISMATCH), None)
     if first_failure is None:
+        inaccurate = next((v for v in per_output.values() if v.status == Status.INACCURATE), None)
         statuses = {v.status for v in per_output.values()}
-        return None, _Found(Status.IMPLEMENTATION_DEFINED if Status.IMPLEMENTATION_DEFINED in statuses else Status.PASS,
-                                    expected=list(expected[pids[0]]))
+        return None, inaccurate or _Found(combined_status(statuses), expected=list(expected[pids[0]]))
     inlined = rewrite.inline_calls(module)
     body = _body(inlined.main)
     if rerun_grid is None or any(op.name in _NOT_REPLAYABLE_ON_A_GRID for op in inlined.walk_ops()):
@@ -773,7 +811,7 @@ def _judged_grid_program(module: ir.Module, inputs: dict, actual: dict, *, grid:
         env[pid].update(zip(extra, replay[pid][len(outputs_values):]))
         env[pid].update((v, x) for v, x in zip(outputs_values, replay[pid]) if v in produced)
     judged: dict = {}  # op -> {pid: (operands, expected results, masks, bounds)}
-    statuses = set()
+    statuses, inaccurate = set(), None  # (the first process and op outside its accuracy allowance)
     for k, op in enumerate(body):
         try:
             judged[op] = _evaluated_on_the_grid(op, inlined, env, grid)
@@ -787,9 +825,12 @@ def _judged_grid_program(module: ir.Module, inputs: dict, actual: dict, *, grid:
             verdict = judge_op(op, operands, [env[pid][r] for r in op.results], module=inlined, traits=traits,
                                env=env[pid], expected=expected_op, masks=op_masks, bounds=op_bounds)
             statuses.add(verdict.status)
-            if verdict.status == Status.MISMATCH:
-                return pid, _Found(Status.MISMATCH, _attributed(op, k, verdict.comparison.message), op, k,
-                                           verdict.comparison, list(expected[pid]), replayed=True, operands=operands)
+            if verdict.status in (Status.MISMATCH, Status.INACCURATE):
+                found = _Found(verdict.status, _attributed(op, k, verdict.comparison.message), op, k,
+                               verdict.comparison, list(expected[pid]), replayed=True, operands=operands)
+                if verdict.status == Status.MISMATCH:
+                    return pid, found
+                inaccurate = inaccurate or (pid, found)
     producers = {r: (k, op) for k, op in enumerate(body) for r in op.results}
     for pid in pids:
         for i, (value, a, again) in enumerate(zip(outputs_values, actual[pid], replay[pid])):
@@ -808,8 +849,9 @@ def _judged_grid_program(module: ir.Module, inputs: dict, actual: dict, *, grid:
                                                                         f"{verdict.comparison.message}"),
                                            op, k, verdict.comparison, list(expected[pid]), replayed=True,
                                            operands=operands)
-    status = Status.IMPLEMENTATION_DEFINED if Status.IMPLEMENTATION_DEFINED in statuses else Status.PASS
-    return None, _Found(status, replayed=True)
+    if inaccurate is not None:
+        return inaccurate
+    return None, _Found(combined_status(statuses), replayed=True)
 
 
 def _evaluated_on_the_grid(op: ir.Op, module: ir.Module, env: dict, grid: tuple[int, int]) -> dict:

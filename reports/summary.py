@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from judge.grouping import FAILURES, Group, group_cases
 from judge.results import KNOWN, verdict
-from judge.status import CASE_STATUSES, FAILING
+from judge.status import CASE_STATUSES, FAILING, Status
 
 from .coverage import coverage_text, op_coverage
 
@@ -101,10 +101,27 @@ def problems_headline(backend: str, groups: list[Group]) -> str:
             f"deviation(s) of {backend}")
 
 
+def accuracy_text(results, profile: str) -> str:
+    """``Accuracy (profile `default`): 12 inaccurate case(s) in 2 op(s) ...``: the cases whose only
+    failures are values the spec leaves to the implementation's precision, per op with the
+    largest ULP error measured ("" when there are none)."""
+    worst: dict = {}
+    for r in results:
+        if r.status == Status.INACCURATE:
+            op = ",".join(o.replace("stablehlo.", "") for o in r.ops)
+            n, ulp = worst.get(op, (0, 0.0))
+            worst[op] = (n + 1, max(ulp, float(r.max_ulp or 0.0)))
+    if not worst:
+        return ""
+    per_op = ", ".join(f"{op} {n} (max {ulp:g} ULP)" for op, (n, ulp) in sorted(worst.items()))
+    return (f"\nAccuracy (profile `{profile}`): {sum(n for n, _ in worst.values())} inaccurate case(s) in "
+            f"{len(worst)} op(s), not failures (the spec gives no accuracy guarantee): {per_op}")
+
+
 def closing_summary(title: str, backend: str, results, *, results_path: str, reproducers: str | None = None,
-                    expect_known: bool = False, interrupted: str = "") -> str:
+                    expect_known: bool = False, interrupted: str = "", accuracy: str = "default") -> str:
     """The whole closing text (see the module docstring); ``interrupted``: "Ctrl-C" or "SIGTERM"
-    when the run was stopped before its end (exit 130 / 143)."""
+    when the run was stopped before its end (exit 130 / 143); ``accuracy``: the run's profile."""
     seen = verdicts(backend, results)
     known = sum(v == KNOWN for v in seen)
     new = [r for r, v in zip(results, seen) if v in FAILING]
@@ -115,6 +132,9 @@ def closing_summary(title: str, backend: str, results, *, results_path: str, rep
     if coverage:
         parts.append(coverage)
     parts.append("\n" + problems_headline(backend, groups))
+    inaccurate = accuracy_text(results, accuracy)
+    if inaccurate:
+        parts.append(inaccurate)
     if problems:
         parts.append(problems_text([g.to_json() for g in problems]))
     if interrupted:

@@ -27,7 +27,7 @@ def test_every_deviation_has_a_reason_and_a_file_per_backend():
     assert {"xla.toml", "stablehlo-ref.toml"} <= files
     for d in kd.KNOWN_DEVIATIONS:
         assert len(d.reason) > 30 and d.statuses, d
-    assert kd.known_deviation("xla-folded", "stablehlo.popcnt", "i2", "mismatch") is not None
+    assert kd.known_deviation("xla-folded", "stablehlo.add", "f6E2M3FN", "crash") is not None
     assert kd.known_deviation("xla", "popcnt", "i8", "mismatch") is None
     assert kd.known_deviation("stablehlo-ref", "floor", "f8E3M4", "mismatch") is not None  # an ops x dtypes list
 
@@ -44,12 +44,14 @@ def test_bad_deviation_files_are_refused(tmp_path):
 
 
 def test_stale_entries():
-    def case(dtype, status):
-        return CaseResult(id=f"popcnt-{dtype}", ops=["stablehlo.popcnt"], dtypes=[dtype], status=status)
-    entry = kd.known_deviation("xla", "popcnt", "i4", "mismatch")
-    assert entry in kd.stale_deviations("xla", [case("i4", "pass")])          # exercised, no failure: stale
-    assert entry not in kd.stale_deviations("xla", [case("i4", "mismatch")])  # still fails
-    assert entry not in kd.stale_deviations("xla", [case("i8", "pass")])      # not exercised: not stale
+    def case(dtypes, status):
+        return CaseResult(id="bitcast-" + "-".join(dtypes), ops=["stablehlo.bitcast_convert"], dtypes=dtypes,
+                          status=status)
+    entry = kd.known_deviation("xla", "bitcast_convert", "i8,i1", "mismatch")  # a whole-op entry (no condition)
+    assert entry is not None
+    assert entry in kd.stale_deviations("xla", [case(["i8", "i1"], "pass")])          # exercised, no failure: stale
+    assert entry not in kd.stale_deviations("xla", [case(["i8", "i1"], "mismatch")])  # still fails
+    assert entry not in kd.stale_deviations("xla", [case(["i8", "i32"], "pass")])     # not exercised: not stale
 
 
 # ----------------------------------------------------------------------- certify

@@ -70,12 +70,17 @@ def _families(name: str) -> list[str]:
     return [t for t in FAMILY_TYPES.values() if t in takes]
 
 
+#: What reports a fault: a semantic mismatch, or (a kernel merely less accurate than the profile,
+#: which the spec does not forbid: judge/accuracy.py) an inaccurate case.
+REPORTED = ("mismatch", "inaccurate")
+
+
 def _mismatches(name: str, dtypes=None) -> list:
-    """The mismatches ``shlo-conform run --backend fault:NAME --ops OP`` reports at the default budget."""
+    """The cases ``shlo-conform run --backend fault:NAME --ops OP`` reports at the default budget."""
     backend = get_backend(f"fault:{name}")
     results = run_differential(backend, plan([FAULTS[name].op], dtypes), max_examples=default_budget("run"),
                                seed=0, progress=False)
-    return [r for r in results if r.status == "mismatch"]
+    return [r for r in results if r.status in REPORTED]
 
 
 def _missed_types(name: str, dtypes) -> list[str]:
@@ -205,5 +210,7 @@ def test_default_budget_reports_every_fault_on_every_type(capsys):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(FAULTS))
 def test_certify_never_certifies_a_fault(name, tmp_path):
+    """Semantics DEVIATES, or (an accuracy fault) the accuracy line says the profile is missed."""
     summary = _certify_verdict(name, tmp_path)
-    assert summary["verdict"] == "deviates", summary["verdict"]
+    accuracy = summary["accuracy"]
+    assert summary["verdict"] == "deviates" or accuracy["meets"] < accuracy["ops"], summary["verdict"]

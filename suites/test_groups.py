@@ -122,19 +122,19 @@ def test_the_problems_table_follows_the_filters_in_a_browser(sign_extended_run, 
 
 
 def test_two_ways_of_failing_one_op_are_two_problems(tmp_path):
-    """Two faults of sqrt (signed zero on real types, the conjugate root on complex types) run on
-    the same types: their cases together form two groups, each over its own types."""
+    """Two faults of maximum (NaN dropped on float types, unsigned compared as signed) run on the
+    same types: their cases together form two groups, each over its own types."""
     cases = []
-    for fault in ("sqrt-negative-zero", "complex-sqrt-imag-sign"):
+    for fault in ("maximum-nan", "maximum-unsigned-as-signed"):
         out = tmp_path / fault
-        cli(["run", "--backend", f"fault:{fault}", "--ops", "sqrt", "--dtypes", "f32,bf16,complex<f32>",
+        cli(["run", "--backend", f"fault:{fault}", "--ops", "maximum", "--dtypes", "f32,bf16,ui32",
              "--jobs", "1", "--out", str(out), "--quiet"])
         cases += load_run(str(out)).cases
     groups = grouping.group_cases("fault", cases)
-    assert sorted((g.op, g.relation) for g in groups) == [("sqrt", "signed zero"), ("sqrt", "wrong sign")]
+    assert sorted((g.op, g.relation) for g in groups) == [("maximum", "number where NaN"), ("maximum", "wrong value")]
     by_relation = {g.relation: g for g in groups}
-    assert set(by_relation["signed zero"].element_types) == {"f32", "bf16"}
-    assert set(by_relation["wrong sign"].element_types) == {"complex<f32>"}
+    assert set(by_relation["number where NaN"].element_types) == {"f32", "bf16"}
+    assert set(by_relation["wrong value"].element_types) == {"ui32"}
 
 
 def test_corpus_cases_group_under_the_op_of_their_file(tmp_path, capsys):

@@ -117,8 +117,9 @@ def test_a_correct_grid_backend_rounding_differently_passes_where_the_per_output
 
 @pytest.mark.parametrize("wrong", ["stablehlo.exponential", "stablehlo.all_reduce"])
 def test_a_wrong_op_on_one_process_is_caught_and_named(wrong):
+    """(a wrong but finite exponential: inaccurate, the spec bounds it nowhere; named alike)"""
     pid, verdict = _judged(GridBackend(nudge=["stablehlo.exponential"], wrong=wrong))
-    assert verdict.status == "mismatch" and verdict.replayed
+    assert verdict.status == ("inaccurate" if wrong == "stablehlo.exponential" else "mismatch") and verdict.replayed
     assert verdict.op == wrong and pid == (1, 0), verdict.message
     assert "expected" in verdict.message and "0x" in verdict.message
 

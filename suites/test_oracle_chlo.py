@@ -474,6 +474,9 @@ def test_poles_follow_the_decomposition_and_are_not_masked():
     assert exact.status == "mismatch" and "8.98846567431158e+307" in exact.comparison.message
     nan_at_zero = [np.array([2.0 ** 1023, -0.5772156649015329, math.nan])]   # NaN at the pole 0: not -inf
     assert judge_op(module.main.ops[0], [x], nan_at_zero, module=module).status == "mismatch"
+    wrong = [np.array([-math.inf, -0.57, -math.inf])]   # digamma(1) off: still caught when flushing
+    assert judge_op(module.main.ops[0], [x], wrong, module=module,
+                    traits=Traits(flushes_subnormals=True)).status == "inaccurate"  # (finite: accuracy)
     from oracle.impl_defined import impl_defined_mask
     from oracle.types import TensorType
     f64 = lambda n: TensorType((n,), F64)  # noqa: E731

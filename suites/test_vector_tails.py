@@ -108,14 +108,15 @@ def test_a_unary_float_op_gets_both_special_value_cases(name):
     """The long case (every special value, then a tail) and the short one, and nothing more."""
     sizes = sorted(int(c.inputs[0].size) for c in draw_cases(all_ops()["stablehlo.log"], element_type(name),
                                                                max_examples=1, seed=0)
-                   if c.inputs[0].size % VECTOR_TAIL == VECTOR_TAIL - 1)
+                   if c.inputs[0].size % VECTOR_TAIL == VECTOR_TAIL - 1 and not c.attribute_class)
     assert sizes[0] == VECTOR_TAIL - 1 and sizes[-1] > special_values(element_type(name)).size
     assert len(sizes) == 2
 
 
 def test_default_run_reaches_xla_log_short_tail_bug():
-    """xla's own f32 log bug (-103.97208 for a subnormal in a short tensor's tail,
-    judge/deviations/xla.toml) is reached by the default run, and only on f32."""
+    """xla's own f32 log bug (-103.97208 for a subnormal in a short tensor's tail) is reached by
+    the default run, and only on f32: a finite value of log, which the spec bounds nowhere, so
+    inaccurate with its error, and no deviation lists it (judge/accuracy.py)."""
     pytest.importorskip("jax")
     backend = get_backend("xla")
     try:
@@ -126,4 +127,4 @@ def test_default_run_reaches_xla_log_short_tail_bug():
     if not failed:
         pytest.skip("this jaxlib computes f32 log of subnormals right: the xla.toml entry would be stale")
     assert {r.dtypes[0] for r in failed} == {"f32"}
-    assert all(r.status == "mismatch" and r.deviation and r.deviation.get("op") == "log" for r in failed), failed
+    assert all(r.status == "inaccurate" and not r.deviation for r in failed), failed

@@ -109,9 +109,11 @@ def _run_test_case(case: CorpusCase, be, timeout: float) -> CaseResult:
         judged = _judge_by_oracle(case, be, outputs, [c for c, _ in failures], timeout, values,
                                   judge_outputs=not itself)
     extra = {"checks": len(case.checks)}
-    if judged is not None and judged["verdict"] is not None and judged["verdict"].status == Status.MISMATCH:
+    oracle_status = judged["verdict"].status if judged is not None and judged["verdict"] is not None else None
+    if oracle_status == Status.MISMATCH or (oracle_status == Status.INACCURATE and failures):
+        # a check the file makes of a value the spec bounds nowhere, failed: inaccurate (judge/accuracy.py)
         messages = [m for _, m in failures] + [f"the oracle's judge: {judged['verdict'].message}"]
-        return CaseResult(status=Status.MISMATCH, message="\n".join(messages), max_ulp=max_ulp, seconds=seconds,
+        return CaseResult(status=oracle_status, message="\n".join(messages), max_ulp=max_ulp, seconds=seconds,
                           extra=dict(extra, failed_checks=len(failures)), **base)
     goldens = judged["goldens"] if failures and judged is not None else []
     if goldens:

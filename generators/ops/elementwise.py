@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 
 from oracle.ops._elementwise import I64, U64, as_element, from_bits, same_type, wrap
 from oracle.registry import Signature, all_ops
+from oracle.result_accuracy import RESULT_ACCURACY_OPS, ResultAccuracy, attribute
 from oracle.types import TensorType
 
-from . import samplers
+from . import AttributeClass, samplers
 from .elements import drawn_elements, integers, pick, sampled_from
 
 __all__ = ["draw_same_shape", "draw_shift_inputs"]
@@ -55,9 +56,30 @@ def draw_shift_inputs(draw, signature: Signature) -> list:
     return [np.asarray(lhs_arr, et.dtype), np.asarray(rhs_arr, et.dtype)]
 
 
+def result_accuracy_classes(draw_signature) -> tuple[AttributeClass, ...]:
+    """The ``result_accuracy`` classes of a float op that takes the attribute (oracle/
+    result_accuracy.py): TOLERANCE (a program's own requirement, judged as semantics), HIGHEST and
+    DEFAULT (judged by the accuracy profile); None on integer types, which have no such op."""
+    def drawn(mode):
+        def draw_class(draw, element_type):
+            if not (as_element(element_type).is_float or as_element(element_type).is_complex):
+                return None
+            signature = draw_signature(draw, element_type)
+            asked = ResultAccuracy(mode=mode)
+            if mode == "TOLERANCE":
+                asked = ResultAccuracy(atol=draw(st.sampled_from((0.0, 1e-6))), rtol=draw(st.sampled_from((0.0, 1e-5))),
+                                       ulps=draw(st.sampled_from((1, 4, 64))), mode=mode)
+            return Signature(signature.operand_types, {"result_accuracy": attribute(asked)}, signature.result_types)
+        return draw_class
+    return tuple(AttributeClass(f"result-accuracy-{mode.lower()}", drawn(mode), why=(
+        f"result_accuracy mode {mode}: the accuracy the program asks of the op")) for mode in
+        ("TOLERANCE", "HIGHEST", "DEFAULT"))
+
+
 # The element-wise records (oracle/ops/_elementwise.elementwise) carry their arity and result type.
 _SHIFTS = ("stablehlo.shift_left", "stablehlo.shift_right_logical", "stablehlo.shift_right_arithmetic")
 for _name, _info in sorted(all_ops().items()):
     if _info.family == "elementwise" and "result_type" in _info.extra:
-        samplers(_name, draw_signature=draw_same_shape(_info.extra["arity"], _info.extra["result_type"]),
-                 draw_inputs=draw_shift_inputs if _name in _SHIFTS else None)
+        _draw = draw_same_shape(_info.extra["arity"], _info.extra["result_type"])
+        samplers(_name, draw_signature=_draw, draw_inputs=draw_shift_inputs if _name in _SHIFTS else None,
+                 attribute_space=result_accuracy_classes(_draw) if _name in RESULT_ACCURACY_OPS else ())

@@ -22,7 +22,7 @@ __all__ = ["subnormal_operand", "positive_subnormal_operand", "nan_operand", "no
            "zero_or_subnormal_operand", "tiny_exact_result", "negative_sub_byte_operand", "narrow_integer_top_bit",
            "signed_zero_pair", "zero_or_subnormal_pair", "negative_zero_operand", "empty_operand",
            "subnormal_in_short_vector_tail", "scalar_operand", "smallest_normal_result",
-           "negative_integer_operand", "f6_operand", "integer_division_by_zero_or_overflow"]
+           "negative_integer_operand", "f6_operand", "integer_division_by_zero_or_overflow", "huge_finite_operand"]
 
 
 @condition
@@ -166,6 +166,13 @@ def zero_or_subnormal_pair(op: ir.Op, operands: Sequence) -> bool:
 def negative_zero_operand(op: ir.Op, operands: Sequence) -> bool:
     """Some float operand element is -0. (spec section "Types")"""
     return some_element(operands, lambda x, _: (x == 0) & np.signbit(x))
+
+
+@condition
+def huge_finite_operand(op: ir.Op, operands: Sequence) -> bool:
+    """Some float operand element is finite with magnitude >= 2**30, where its ULP (>= 64) is more
+    than a period of sin / cos: a range reduction must carry every bit of it. (spec section "Types")"""
+    return some_element(operands, lambda x, _: np.isfinite(x) & (abs(x) >= 2.0 ** 30))
 
 
 @condition
