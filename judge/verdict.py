@@ -56,7 +56,7 @@ from .verdicts import BOUND_STATE, Verdict
 
 __all__ = ["Traits", "OpVerdict", "Verdict", "judge_op", "op_comparison", "judge_program", "judge_grid_program",
            "judge_against_program_bound",
-           "instrumented", "replay_command", "flush_float_inputs"]
+           "instrumented", "replay_command", "flush_float_inputs", "FLUSHED_VALUES", "FLUSHED_DECISIONS"]
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,7 @@ class OpVerdict:
     comparison: Comparison
     expected: list
     element_types: list
+    notes: list = field(default_factory=list)  # how it passed, where a reading beyond the plain one was needed
 
     @property
     def status(self) -> str:
@@ -148,11 +149,12 @@ def _is_tensor(value) -> bool:
 
 
 def evaluate_op(op: ir.Op, operands: Sequence, module: ir.Module, env: dict | None = None,
-                impl_defined: dict | None = None) -> list:
-    """The oracle's results of ``op`` alone on ``operands`` (``env``: values its regions capture)."""
+                impl_defined: dict | None = None, flushed_decisions: bool = False) -> list:
+    """The oracle's results of ``op`` alone on ``operands`` (``env``: values its regions capture;
+    ``flushed_decisions``: comparisons read subnormals as zero, evaluator.Context)."""
     scope = dict(env or {})
     scope.update(zip(op.operands, operands))
-    context = Context(module, impl_defined=impl_defined)
+    context = Context(module, impl_defined=impl_defined, flushed_decisions=flushed_decisions)
     return run_ops((op, ir.Op("func.return", op.results, ())), scope, context)
 
 
@@ -224,7 +226,58 @@ def judge_op(op: ir.Op, operands: Sequence, actual: Sequence, *, module: ir.Modu
     comparison = compare_outputs([expected[k] for k in tensors], [actual[k] for k in tensors], element_types,
                                  tolerances, impl_masks=op_mask, flushed_expected=also_accepted,
                                  error_bounds=bounds)
+    if traits.flushes_subnormals and comparison.status == Status.MISMATCH and _decides(op):
+        again = _with_flushed_decisions(op, operands, actual, module, env, expected, tensors, element_types,
+                                        tolerances, op_mask, also_accepted, bounds)
+        if again is not None:
+            return OpVerdict(again, expected, element_types, [FLUSHED_DECISIONS])
+    if traits.flushes_subnormals and integer_reading is None and comparison.status != Status.MISMATCH and \
+            compare_outputs([expected[k] for k in tensors], [actual[k] for k in tensors], element_types, tolerances,
+                            impl_masks=op_mask, error_bounds=bounds).status == Status.MISMATCH:
+        comparison.message += f"\n({FLUSHED_VALUES})"  # only the flushed reading passes: the verdict says so
+        return OpVerdict(comparison, expected, element_types, [FLUSHED_VALUES])
     return OpVerdict(comparison, expected, element_types)
+
+
+#: Ops that decide on a comparison of float operands: compare (so sort comparators, while
+#: conditions, select predicates and any body holding one), chlo.top_k, clamp (its bounds).
+_DECIDING = frozenset({"stablehlo.compare", "stablehlo.clamp", "chlo.top_k"})
+#: What a verdict says when only a flushed reading explains the backend's results: the oracle on
+#: flushed operands, its results flushed; or (below) its comparisons reading subnormals as zero.
+FLUSHED_VALUES = ("passed on the backend's declared flushing of subnormals: the oracle's results on its operands "
+                  "with subnormals flushed to zero, or those results flushed")
+FLUSHED_DECISIONS = ("passed on the backend's declared flushing of subnormals: its comparisons (compare, sort "
+                     "comparators, top_k, while conditions, clamp bounds) read subnormal operands as zero, and the "
+                     "oracle evaluated the op so")
+
+
+def _decides(op: ir.Op) -> bool:
+    return op.name in _DECIDING or any(_decides(inner) for region in op.regions for inner in region.ops)
+
+
+def _with_flushed_decisions(op, operands, actual, module, env, expected, tensors, element_types, tolerances,
+                            op_mask, also_accepted, bounds) -> Comparison | None:
+    """The comparison of ``actual`` with the decision-flushed reading as another one accepted
+    (a backend that flushes subnormals decides on flushed values too: XLA CPU reads a subnormal
+    sort key, select predicate operand or loop-condition operand as zero, while the values it
+    moves stay exact), where that reading differs from the oracle's and then passes; else None."""
+    recorded: dict = {}
+    try:
+        reading = evaluate_op(op, operands, module, env, impl_defined=recorded, flushed_decisions=True)
+    except OracleError:
+        return None
+    if all(_identical(reading[k], expected[k]) for k in tensors):
+        return None
+    table = _masks_of(op, list(operands), reading)  # what the spec leaves open in that reading is open too
+    masks = [_either(_either(op_mask[i], table[k]), recorded.get(op.results[k])) for i, k in enumerate(tensors)]
+    readings = [(reading[k],) if also_accepted is None else (reading[k], also_accepted[i])
+                for i, k in enumerate(tensors)]
+    again = compare_outputs([expected[k] for k in tensors], [actual[k] for k in tensors], element_types,
+                            tolerances, impl_masks=masks, flushed_expected=readings, error_bounds=bounds)
+    if again.status == Status.MISMATCH:
+        return None
+    again.message += f"\n({FLUSHED_DECISIONS})"
+    return again
 
 
 def op_comparison(op: ir.Op, operands: Sequence, actual: Sequence, **how) -> Comparison:
@@ -562,7 +615,7 @@ def _judge_replay(replay: _Replay, actual, traits, expected, whole,
     main, env = module.main, dict(replay.env)
     outputs_values = list(main.ops[-1].operands)
     producers = {r: op for op in main.ops for r in op.results}
-    statuses, inside, first = set(), [], None
+    statuses, inside, first, notes = set(), [], None, []
 
     def expandable(op):
         return op.name in rewrite.EXPANDABLE and paths[op] not in whole
@@ -581,6 +634,7 @@ def _judge_replay(replay: _Replay, actual, traits, expected, whole,
         verdict = judge_op(op, operands, [env[r] for r in op.results], module=module, traits=traits,
                            env=env, expected=expected_op, masks=[schedule_masks.get(r) for r in op.results])
         statuses.add(verdict.status)
+        notes += [f"op {_path_text(path)} {op.name}: {note}" for note in verdict.notes]
         if verdict.status == Status.MISMATCH:
             found = _Found(Status.MISMATCH, _attributed(op, path, verdict.comparison.message), op, path[0],
                                    verdict.comparison, expected, replayed=True, operands=operands, program=module)
@@ -590,7 +644,6 @@ def _judge_replay(replay: _Replay, actual, traits, expected, whole,
             first = first or found
     if inside:
         return first, inside
-    notes: list = []
     for i, (value, a, again) in enumerate(zip(outputs_values, actual, replay.outputs)):
         if _identical(a, again):
             continue
@@ -617,7 +670,8 @@ def _judge_replay(replay: _Replay, actual, traits, expected, whole,
                                    program=module)
             return found, [(paths[op], op, operands)] if expandable(op) else []
     status = Status.IMPLEMENTATION_DEFINED if Status.IMPLEMENTATION_DEFINED in statuses else Status.PASS
-    return _Found(status, expected=expected, replayed=True, notes=notes), []
+    flushing = "\n".join(note for note in notes if note.endswith((FLUSHED_VALUES, FLUSHED_DECISIONS)))  # named
+    return _Found(status, flushing, expected=expected, replayed=True, notes=notes), []
 
 
 def _noted(verdict: _Found, expansion: rewrite.Expansion, decisions: dict, whole: dict) -> _Found:
@@ -655,7 +709,7 @@ def _judge_outputs_directly(module, env, actual, traits, expected, recorded) -> 
                                       expected=expected)
             continue
         given.setdefault(value, a)
-    statuses, comparisons = set(), []
+    statuses, comparisons, notes = set(), [], []
     for k, op in sorted({producers[v] for v in given}, key=lambda item: item[0]):
         results = [given.get(r, env.get(r)) for r in op.results]
         operands = [env[v] for v in op.operands]
@@ -663,13 +717,15 @@ def _judge_outputs_directly(module, env, actual, traits, expected, recorded) -> 
                            expected=[env[r] for r in op.results], masks=[recorded.get(r) for r in op.results])
         statuses.add(verdict.status)
         comparisons.append(verdict.comparison)
+        notes += verdict.notes
         if verdict.status == Status.MISMATCH:
             message = verdict.comparison.message if len(given) == len(outputs_values) == len(op.results) \
                 else _attributed(op, k, verdict.comparison.message)
             return _Found(Status.MISMATCH, message, op, k, verdict.comparison, expected, operands=operands,
                                   program=module)
     status = Status.IMPLEMENTATION_DEFINED if Status.IMPLEMENTATION_DEFINED in statuses else Status.PASS
-    return _Found(status, comparison=comparisons[0] if len(comparisons) == 1 else None, expected=expected)
+    return _Found(status, "\n".join(dict.fromkeys(notes)), comparison=comparisons[0] if len(comparisons) == 1 else None,
+                  expected=expected, notes=list(dict.fromkeys(notes)))
 
 
 def _judge_process_outputs(module: ir.Module, expected: Sequence, actual: Sequence, masks: dict,

@@ -59,6 +59,7 @@ from ..registry import OPS, OpInfo, add_impl_defined, record_facts, register
 from ._elementwise import COMPLEX_TYPES, FLOAT_TYPES, complex_via_c128, float_exact, wrap
 from ._special import complex_rounded, correctly_rounded
 from .dot_general import DotDims, WideDot, canonical, round_result, wide_dot
+from .selection import decided_on
 
 FAMILY = "chlo"
 #: IEEE-like float types the transcendentals are generated for (narrow f8/f6/f4 are
@@ -533,7 +534,7 @@ def _top_k(op_, args, ctx, env):
                           constraint="k")
     n = x.shape[-1]
     if et.is_float:
-        key = x.astype(np.float64)
+        key = decided_on(ctx, x, et).astype(np.float64)  # (the decision-flushed reading: subnormals as 0)
         key = np.where(key == 0, 0.0, key)  # -0 and +0 are equal: the lower index first
     elif et.is_integer or et.is_bool:
         key = x.astype(np.int64 if (et.is_signed) else np.uint64)
