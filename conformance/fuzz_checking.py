@@ -29,7 +29,7 @@ from .fuzz_crash_sites import bucket_op
 from .fuzz_shrinking import pruned
 
 #: Statuses a campaign reports as findings.
-FINDING_STATUSES = (Status.MISMATCH, Status.CRASH, Status.TIMEOUT, Status.ERROR)
+FINDING_STATUSES = (Status.MISMATCH, Status.COMPILER_ERROR, Status.CRASH, Status.TIMEOUT, Status.ERROR)
 #: The element type field of a crash bucket's signature: any type (its finding lists those seen).
 ANY_TYPE = "*"
 

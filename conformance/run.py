@@ -254,8 +254,8 @@ def with_coverage(result: CaseResult, case: Case) -> CaseResult:
 
 
 def _worst(statuses) -> str:
-    return next((s for s in (Status.MISMATCH, Status.CRASH, Status.TIMEOUT, Status.ERROR, Status.REJECTED,
-                             Status.UNSUPPORTED, Status.IMPLEMENTATION_DEFINED) if s in statuses),
+    return next((s for s in (Status.MISMATCH, Status.COMPILER_ERROR, Status.CRASH, Status.TIMEOUT, Status.ERROR,
+                             Status.REJECTED, Status.UNSUPPORTED, Status.IMPLEMENTATION_DEFINED) if s in statuses),
                 Status.PASS if statuses else Status.ERROR)
 
 
