@@ -14,7 +14,7 @@ order invalid").  It is ``compiler-error``, a failure; a compiler whose process 
 
 ``RunResult`` reads every ``rejected`` message through ``is_compiler_error`` (adapters/base.py), so
 each backend's refusals are classified in one place, whichever path refused the program.  The
-markers are the ones the default runs' messages hold (docs/backends.md lists the groups seen).
+markers are the ones the default runs' messages hold (docs/judging.md, "Statuses").
 """
 
 from __future__ import annotations
