@@ -61,7 +61,8 @@ def judge(module: ir.Module, inputs: list, oracle_values, run, *, backend=None, 
     last = next((op for op in reversed(main.ops) if op.name != "func.return"), main.ops[-1])
     expected = oracle_values[0]
     if run.status != RunStatus.OK:
-        stopped = stopped_run(module, oracle_values[1], run.status, run.message)  # a trap on a spec error
+        env = oracle_values[1] if len(oracle_values) > 1 and not isinstance(inputs, dict) else None  # (a grid: none)
+        stopped = stopped_run(module, env, run.status, run.message)  # a trap on a spec error
         if stopped.status == Status.IMPLEMENTATION_DEFINED:
             return dataclasses.replace(stopped, expected=expected, inputs=inputs)
         return Verdict(run.status, run.message, last.name, _result_element(last.results[0].type) if last.results
