@@ -27,6 +27,8 @@ COMPILER_ERROR_MARKERS = re.compile("|".join((
     r"\bLLVM ERROR\b",                     # report_fatal_error
     r"\bAssertion `.*' failed",            # a C/C++ assert that printed but did not kill the process
     r"\bUNREACHABLE executed\b",           # llvm_unreachable
+    r"\bINTERNAL: ",                       # XLA's status code for its own errors (absl::StatusCode::kInternal)
+    r"\bRET_CHECK failure\b",              # XLA's internal checks
     r"\bInternalTorchDynamoError\b",       # dynamo failing on its own, not refusing to trace
     r"\bLoweringException\b",              # inductor failing to lower a graph it accepted
     r"\bCppCompileError\b",                # inductor's generated C++ does not compile

@@ -25,6 +25,9 @@ REFUSALS = (
     "IREE compile: <stdin>:2:8: error: failed to legalize operation 'math.absf' that was explicitly marked "
     "illegal: %5 = \"math.absf\"(%4) <{fastmath = #arith.fastmath<none>}> : (vector<4xf8E4M3FN>) -> vector<4xf8E4M3FN>",
     "IREE compile: <stdin>:3:12: warning: Could not convert batch_norm epsilon to target fp type: opStatus = 24",
+    "JaxRuntimeError: INVALID_ARGUMENT: Invalid XLA PrimitiveType: 35 (F6E3M2FN)",
+    "quant-to-math lowering failed: MLIR: loc(\"-\":3:12): failed to legalize operation 'stablehlo.sort' that was "
+    "explicitly marked illegal",
     "torch eager: RuntimeError: \"lgamma_vml_cpu\" not implemented for 'Half'",
     "torch.compile (inductor) refused the program: Unsupported: Attempt to trace generator",
 )
@@ -35,6 +38,9 @@ COMPILER_ERRORS = (
     "IREE compile: <stdin>:2:8: error: 'util.buffer.load' op result #0 must be index or integer or floating-point, "
     "but got 'complex<f32>'",
     "LLVM ERROR: Incompatible index and shape found while flattening index",
+    "JaxRuntimeError: INTERNAL: Inputs must have the same shape",
+    "JaxRuntimeError: INTERNAL: RET_CHECK failure (external/xla/xla/backends/cpu/codegen/fusion_compiler.cc:546) "
+    "llvm_module != nullptr Failed to translate module to LLVM IR.",
     "python: /llvm/lib/IR/Type.cpp:12: Assertion `isa<FloatType>(this) && \"not a float\"' failed.",
     "torch.compile (inductor) refused the program: BackendCompilerFailed: backend='inductor' raised:\n"
     "LoweringException: AssertionError: index out of range",
