@@ -21,11 +21,14 @@ import numpy as np
 from oracle.registry import all_ops
 from oracle.types import ALL_ELEMENT_TYPES
 
+from .refusals import is_compiler_error
+
 class RunStatus(enum.StrEnum):
     """Every status a RunResult can carry.  Each but ``ok`` is the case status of the same name
     (judge/status.py ``Status``, which the adapters, beside the judge, cannot import)."""
     OK = "ok"                     # outputs holds the results
-    REJECTED = "rejected"         # the backend refused the program before running it (compile/parse error, type)
+    REJECTED = "rejected"         # the backend refused the program before running it (an op, a type it lacks)
+    COMPILER_ERROR = "compiler-error"  # its compiler failed on its own (internal error, assertion): adapters/refusals.py
     CRASH = "crash"               # the worker process died (abort, segfault, SIGFPE, ...); message: signal + stderr
     TIMEOUT = "timeout"           # no answer within the time limit; the worker was killed
     ERROR = "error"               # the backend raised at run time
@@ -42,6 +45,9 @@ class RunResult:
     message: str = ""
     seconds: float = 0.0  # wall time seen by the caller (worker IPC included; compile included for the first set)
     backend_seconds: float | None = None  # time spent inside the backend itself (worker side), if known
+
+    def __post_init__(self):
+        self.status = refused_or_failed(self.status, self.message)
 
     @property
     def ok(self) -> bool:
@@ -349,6 +355,18 @@ class GridResult:
     outputs: dict | None  # {(replica_id, partition_id): [np.ndarray, ...]}
     message: str = ""
     seconds: float = 0.0
+
+    def __post_init__(self):
+        self.status = refused_or_failed(self.status, self.message)
+
+
+def refused_or_failed(status: RunStatus, message: str) -> RunStatus:
+    """``status``, except that a ``rejected`` whose message reports the compiler's own failure
+    is a ``compiler-error`` (adapters/refusals.py): a refusal needs a statement of what is not
+    taken, an internal error is a bug."""
+    if status == RunStatus.REJECTED and is_compiler_error(message):
+        return RunStatus.COMPILER_ERROR
+    return status
 
 
 def manual_sharding_ops() -> frozenset:

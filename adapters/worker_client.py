@@ -567,7 +567,7 @@ class WorkerBackend(Backend):
         (adapters.batch.likeness) stay out of later batches, in this run and later ones
         (``refusals``), where they would be refused too and cost each batch another compile."""
         result = self._single(program, inputs, timeout)
-        if result.status == RunStatus.REJECTED and self.refusal_likeness(program):
+        if result.status in (RunStatus.REJECTED, RunStatus.COMPILER_ERROR) and self.refusal_likeness(program):
             self.refusals.add(self.refusal_likeness(program))
         return result
 

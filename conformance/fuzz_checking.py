@@ -21,6 +21,7 @@ from judge.grid_op import grid_failure
 from judge.explain import element_names, entry_for, explain_op, names_the_site  # noqa: F401 (element_names: fuzz's)
 from judge.messages import crash_site
 from judge.status import Status
+from judge.trapped import stopped_run
 from judge.verdicts import Verdict
 from judge.verdict import Traits, judge_grid_program, judge_program, oracle_run
 
@@ -28,7 +29,7 @@ from .fuzz_crash_sites import bucket_op
 from .fuzz_shrinking import pruned
 
 #: Statuses a campaign reports as findings.
-FINDING_STATUSES = (Status.MISMATCH, Status.CRASH, Status.TIMEOUT, Status.ERROR)
+FINDING_STATUSES = (Status.MISMATCH, Status.COMPILER_ERROR, Status.CRASH, Status.TIMEOUT, Status.ERROR)
 #: The element type field of a crash bucket's signature: any type (its finding lists those seen).
 ANY_TYPE = "*"
 
@@ -60,6 +61,10 @@ def judge(module: ir.Module, inputs: list, oracle_values, run, *, backend=None, 
     last = next((op for op in reversed(main.ops) if op.name != "func.return"), main.ops[-1])
     expected = oracle_values[0]
     if run.status != RunStatus.OK:
+        env = oracle_values[1] if len(oracle_values) > 1 and not isinstance(inputs, dict) else None  # (a grid: none)
+        stopped = stopped_run(module, env, run.status, run.message)  # a trap on a spec error
+        if stopped.status == Status.IMPLEMENTATION_DEFINED:
+            return dataclasses.replace(stopped, expected=expected, inputs=inputs)
         return Verdict(run.status, run.message, last.name, _result_element(last.results[0].type) if last.results
                        else "", expected=expected, inputs=inputs)
 

@@ -23,6 +23,7 @@ from judge.divergence import masked_values
 from judge.results import CaseResult
 from judge.explain import explain_op
 from judge.status import FAILING, Status
+from judge.trapped import stopped_run
 from judge.verdict import Traits, judge_program, oracle_run, replay_command
 from reports.results import comparison_details, input_preview
 from reports.reproducer import write_reproducer
@@ -87,7 +88,8 @@ def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | Non
         run = backend.run(case.program, case.inputs, timeout=timeout)
     result.backend_run = run  # what the judge saw (a submission package records it)
     if run.status != RunStatus.OK:  # (a plug-in's run result needs only .status, .message, .outputs)
-        return finish(Status(run.status), run.message, expected=expected)
+        stopped = stopped_run(case.module, env, run.status, run.message)  # a trap on a spec error: impl-defined
+        return finish(stopped.status, stopped.message, expected=expected)
     actual = run.outputs
     # One op on the program's arguments: its own rule, no replay needed.
     verdict = judge_program(case.module, case.inputs, actual, traits=Traits.of(backend), oracle_values=oracle_values)
@@ -260,8 +262,8 @@ def with_coverage(result: CaseResult, case: Case) -> CaseResult:
 
 
 def _worst(statuses) -> str:
-    return next((s for s in (Status.MISMATCH, Status.CRASH, Status.TIMEOUT, Status.ERROR, Status.REJECTED,
-                             Status.UNSUPPORTED, Status.IMPLEMENTATION_DEFINED) if s in statuses),
+    return next((s for s in (Status.MISMATCH, Status.COMPILER_ERROR, Status.CRASH, Status.TIMEOUT, Status.ERROR,
+                             Status.REJECTED, Status.UNSUPPORTED, Status.IMPLEMENTATION_DEFINED) if s in statuses),
                 Status.PASS if statuses else Status.ERROR)
 
 

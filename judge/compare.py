@@ -19,9 +19,10 @@ Per element (vectorized over the whole tensor):
      (quantized add / subtract, oracle/quantization.py add_subtract_error_bound) the bound
      is accepted in addition to the tolerance;
   6. a backend that flushes subnormals to zero (declared by the caller, who then passes
-     ``flushed_expected``: the oracle's result with subnormal inputs and outputs flushed)
-     may match ``expected``, ``flushed_expected`` or ``flush_subnormals(expected)``; there is
-     no global widening of the tolerance.
+     ``flushed_expected``: the oracle's result with subnormal inputs and outputs flushed, or a
+     tuple of such readings -- judge/verdict.py adds the one whose comparisons read subnormals
+     as zero) may match ``expected``, a reading, a reading flushed or ``flush_subnormals(expected)``;
+     there is no global widening of the tolerance.
 
   7. a failing element is an *accuracy* question (judge/accuracy.py), not a semantic failure,
      where the caller says its value is left to the implementation's precision (``accuracy``:
@@ -305,16 +306,16 @@ def compare(expected, actual, element_type, tolerance: Tolerance = EXACT, *,
         order_dependent = np.isnan(bound.real) | np.isnan(bound.imag)
         impl_defined = order_dependent if impl_defined is None else (
             np.asarray(impl_defined, dtype=bool) | order_dependent)
-    if flushed_expected is not None:
-        flushed_expected = np.asarray(flushed_expected)
-        if flushed_expected.shape != expected.shape or flushed_expected.dtype != et.dtype:
-            raise TypeError("compare: flushed_expected must have the shape and dtype of expected")
+    readings = () if flushed_expected is None else [np.asarray(f) for f in (
+        flushed_expected if isinstance(flushed_expected, (list, tuple)) else (flushed_expected,))]
+    if any(f.shape != expected.shape or f.dtype != et.dtype for f in readings):
+        raise TypeError("compare: flushed_expected must have the shape and dtype of expected")
     if _bit_identical(expected, actual):  # every element passes at 0 ULP, whatever the rules (most calls)
         ok, ulps = np.ones(expected.shape, dtype=bool), np.zeros(expected.shape)
     else:
         ok, ulps = _match(expected, actual, et, tolerance, bound)
-        for alternative in () if flushed_expected is None else (
-                flushed_expected, flush_subnormals(flushed_expected), flush_subnormals(expected)):
+        for alternative in () if not readings else (
+                *(g for f in readings for g in (f, flush_subnormals(f))), flush_subnormals(expected)):
             ok_alt, ulps_alt = _match(alternative, actual, et, tolerance, bound)
             ok |= ok_alt
             ulps = np.minimum(ulps, ulps_alt)

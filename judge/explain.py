@@ -139,7 +139,7 @@ def explain_seen(backend: str, status: str, seen_with) -> Deviation | None:
 
 
 #: Statuses that say "this backend refuses or dies on it" (a probe's answers use them too).
-REFUSALS = (Status.REJECTED, Status.CRASH)
+REFUSALS = (Status.REJECTED, Status.COMPILER_ERROR, Status.CRASH)
 
 
 def refuses(backend: str, op: str, dtype: str) -> bool:

@@ -96,7 +96,7 @@ _EQUAL = "equal"  # a component that does not differ (complex elements only)
 #: beyond it a result is a wrong value, not a rounding or accuracy slip.
 SMALL_ULP = 16
 #: Statuses that form groups; ``rejected`` groups are not failures (never "new problems").
-GROUPED = (Status.MISMATCH, Status.CRASH, Status.TIMEOUT, Status.ERROR, Status.REJECTED)
+GROUPED = (Status.MISMATCH, Status.COMPILER_ERROR, Status.CRASH, Status.TIMEOUT, Status.ERROR, Status.REJECTED)
 FAILURES = FAILING  # every grouped status but rejected
 
 

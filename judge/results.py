@@ -119,8 +119,8 @@ _FIELDS = {f for f in CaseResult.__dataclass_fields__} - set(TRANSIENT)
 #: The verdict of a failing case that a known deviation explains.
 KNOWN = Status.KNOWN_DEVIATION
 #: Verdicts from worst to best: a cell shows its worst case's verdict.
-VERDICTS = (Status.CRASH, Status.TIMEOUT, Status.ERROR, Status.MISMATCH, KNOWN, Status.INACCURATE, Status.REJECTED,
-            Status.UNSUPPORTED, Status.IMPLEMENTATION_DEFINED, Status.PASS)
+VERDICTS = (Status.CRASH, Status.COMPILER_ERROR, Status.TIMEOUT, Status.ERROR, Status.MISMATCH, KNOWN,
+            Status.INACCURATE, Status.REJECTED, Status.UNSUPPORTED, Status.IMPLEMENTATION_DEFINED, Status.PASS)
 #: Verdicts that are findings nobody has explained yet.
 UNEXPECTED = FAILING
 

@@ -22,6 +22,7 @@ class Status(enum.StrEnum):
     INACCURATE = "inaccurate"
     IMPLEMENTATION_DEFINED = "implementation-defined"
     REJECTED = "rejected"
+    COMPILER_ERROR = "compiler-error"
     UNSUPPORTED = "unsupported"
     CRASH = "crash"
     TIMEOUT = "timeout"
@@ -51,6 +52,8 @@ MEANINGS = {
                                    "to the implementation",
     Status.REJECTED: "the backend refused the program (an op or element type it does not take): not a failure",
     Status.UNSUPPORTED: "the oracle does not implement something the program uses yet: not a failure",
+    Status.COMPILER_ERROR: "the backend's compiler failed on its own on a valid program (an internal error, an "
+                           "assertion, LLVM ERROR), which is no refusal: a failure",
     Status.CRASH: "the backend's process died (abort, segfault, ...) running the program",
     Status.TIMEOUT: "the backend gave no answer within --timeout seconds",
     Status.ERROR: "the backend raised at run time, or the suite itself failed (the message says which)",
@@ -62,9 +65,9 @@ MEANINGS = {
 
 #: Every status a case in results.json can end in, in the order summaries list them.
 CASE_STATUSES = (Status.PASS, Status.MISMATCH, Status.INACCURATE, Status.IMPLEMENTATION_DEFINED, Status.REJECTED,
-                 Status.UNSUPPORTED, Status.CRASH, Status.TIMEOUT, Status.ERROR)
+                 Status.UNSUPPORTED, Status.COMPILER_ERROR, Status.CRASH, Status.TIMEOUT, Status.ERROR)
 #: The failures: statuses that make ``shlo-conform`` exit with 1 (unless a listed deviation explains them).
-FAILING = frozenset({Status.MISMATCH, Status.CRASH, Status.TIMEOUT, Status.ERROR})
+FAILING = frozenset({Status.MISMATCH, Status.COMPILER_ERROR, Status.CRASH, Status.TIMEOUT, Status.ERROR})
 #: The statuses whose elements were compared (a pass with masked elements included).
 COMPARED = frozenset({Status.PASS, Status.MISMATCH, Status.INACCURATE})
 

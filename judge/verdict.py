@@ -56,7 +56,7 @@ from .verdicts import BOUND_STATE, Verdict
 
 __all__ = ["Traits", "OpVerdict", "Verdict", "judge_op", "op_comparison", "judge_program", "judge_grid_program",
            "judge_against_program_bound", "output_masks",
-           "instrumented", "replay_command", "flush_float_inputs"]
+           "instrumented", "replay_command", "flush_float_inputs", "FLUSHED_VALUES", "FLUSHED_DECISIONS"]
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,7 @@ class OpVerdict:
     comparison: Comparison
     expected: list
     element_types: list
+    notes: list = field(default_factory=list)  # how it passed, where a reading beyond the plain one was needed
 
     @property
     def status(self) -> str:
@@ -161,11 +162,12 @@ def _is_tensor(value) -> bool:
 
 
 def evaluate_op(op: ir.Op, operands: Sequence, module: ir.Module, env: dict | None = None,
-                impl_defined: dict | None = None) -> list:
-    """The oracle's results of ``op`` alone on ``operands`` (``env``: values its regions capture)."""
+                impl_defined: dict | None = None, flushed_decisions: bool = False) -> list:
+    """The oracle's results of ``op`` alone on ``operands`` (``env``: values its regions capture;
+    ``flushed_decisions``: comparisons read subnormals as zero, evaluator.Context)."""
     scope = dict(env or {})
     scope.update(zip(op.operands, operands))
-    context = Context(module, impl_defined=impl_defined)
+    context = Context(module, impl_defined=impl_defined, flushed_decisions=flushed_decisions)
     return run_ops((op, ir.Op("func.return", op.results, ())), scope, context)
 
 
@@ -242,11 +244,65 @@ def judge_op(op: ir.Op, operands: Sequence, actual: Sequence, *, module: ir.Modu
                                                    if _is_tensor(r) else r.type
                                                    for r, x in zip(op.results, expected)])
         bounds = [all_bounds[k] for k in tensors] if len(all_bounds) == len(op.results) else list(all_bounds)
+    profile = next((r.what for r in requirements if r.what), "")
     comparison = compare_outputs([expected[k] for k in tensors], [actual[k] for k in tensors], element_types,
                                  tolerances, impl_masks=op_mask, flushed_expected=also_accepted,
-                                 error_bounds=bounds, accuracy=accuracy,
-                                 profile=next((r.what for r in requirements if r.what), ""))
+                                 error_bounds=bounds, accuracy=accuracy, profile=profile)
+    if traits.flushes_subnormals and comparison.status == Status.MISMATCH and _decides(op):
+        again = _with_flushed_decisions(op, operands, actual, module, env, expected, tensors, element_types,
+                                        tolerances, op_mask, also_accepted, bounds, accuracy=accuracy,
+                                        profile=profile)
+        if again is not None:
+            return OpVerdict(again, expected, element_types, [FLUSHED_DECISIONS])
+    if traits.flushes_subnormals and integer_reading is None and comparison.status != Status.MISMATCH and \
+            not all(_identical(actual[k], expected[k]) for k in tensors) and \
+            compare_outputs([expected[k] for k in tensors], [actual[k] for k in tensors], element_types, tolerances,
+                            impl_masks=op_mask, error_bounds=bounds, accuracy=accuracy,
+                            profile=profile).status == Status.MISMATCH:
+        comparison.message += f"\n({FLUSHED_VALUES})"  # only the flushed reading passes: the verdict says so
+        return OpVerdict(comparison, expected, element_types, [FLUSHED_VALUES])
     return OpVerdict(comparison, expected, element_types)
+
+
+#: Ops that decide on a comparison of float operands: compare (so sort comparators, while
+#: conditions, select predicates and any body holding one), chlo.top_k, clamp (its bounds).
+_DECIDING = frozenset({"stablehlo.compare", "stablehlo.clamp", "chlo.top_k"})
+#: What a verdict says when only a flushed reading explains the backend's results: the oracle on
+#: flushed operands, its results flushed; or (below) its comparisons reading subnormals as zero.
+FLUSHED_VALUES = ("passed on the backend's declared flushing of subnormals: the oracle's results on its operands "
+                  "with subnormals flushed to zero, or those results flushed")
+FLUSHED_DECISIONS = ("passed on the backend's declared flushing of subnormals: its comparisons (compare, sort "
+                     "comparators, top_k, while conditions, clamp bounds) read subnormal operands as zero, and the "
+                     "oracle evaluated the op so")
+
+
+def _decides(op: ir.Op) -> bool:
+    return op.name in _DECIDING or any(_decides(inner) for region in op.regions for inner in region.ops)
+
+
+def _with_flushed_decisions(op, operands, actual, module, env, expected, tensors, element_types, tolerances,
+                            op_mask, also_accepted, bounds, **accuracy) -> Comparison | None:
+    """The comparison of ``actual`` with the decision-flushed reading as another one accepted
+    (a backend that flushes subnormals decides on flushed values too: XLA CPU reads a subnormal
+    sort key, select predicate operand or loop-condition operand as zero, while the values it
+    moves stay exact), where that reading differs from the oracle's and then passes; else None."""
+    recorded: dict = {}
+    try:
+        reading = evaluate_op(op, operands, module, env, impl_defined=recorded, flushed_decisions=True)
+    except OracleError:
+        return None
+    if all(_identical(reading[k], expected[k]) for k in tensors):
+        return None
+    table = _masks_of(op, list(operands), reading)  # what the spec leaves open in that reading is open too
+    masks = [_either(_either(op_mask[i], table[k]), recorded.get(op.results[k])) for i, k in enumerate(tensors)]
+    readings = [(reading[k],) if also_accepted is None else (reading[k], also_accepted[i])
+                for i, k in enumerate(tensors)]
+    again = compare_outputs([expected[k] for k in tensors], [actual[k] for k in tensors], element_types,
+                            tolerances, impl_masks=masks, flushed_expected=readings, error_bounds=bounds, **accuracy)
+    if again.status == Status.MISMATCH:
+        return None
+    again.message += f"\n({FLUSHED_DECISIONS})"
+    return again
 
 
 def op_comparison(op: ir.Op, operands: Sequence, actual: Sequence, **how) -> Comparison:
@@ -592,7 +648,7 @@ def _judge_replay(replay: _Replay, actual, traits, expected, whole,
     main, env = module.main, dict(replay.env)
     outputs_values = list(main.ops[-1].operands)
     producers = {r: op for op in main.ops for r in op.results}
-    statuses, inside, first, inaccurate = set(), [], None, None
+    statuses, inside, first, inaccurate, notes = set(), [], None, None, []
 
     def expandable(op):
         return op.name in rewrite.EXPANDABLE and paths[op] not in whole
@@ -611,6 +667,7 @@ def _judge_replay(replay: _Replay, actual, traits, expected, whole,
         verdict = judge_op(op, operands, [env[r] for r in op.results], module=module, traits=traits,
                            env=env, expected=expected_op, masks=[schedule_masks.get(r) for r in op.results])
         statuses.add(verdict.status)
+        notes += [f"op {_path_text(path)} {op.name}: {note}" for note in verdict.notes]
         if verdict.status == Status.INACCURATE:  # the first op outside its accuracy allowance names the case
             inaccurate = inaccurate or _Found(Status.INACCURATE, _attributed(op, path, verdict.comparison.message),
                                               op, path[0], verdict.comparison, expected, replayed=True,
@@ -624,7 +681,6 @@ def _judge_replay(replay: _Replay, actual, traits, expected, whole,
             first = first or found
     if inside:
         return first, inside
-    notes: list = []
     for i, (value, a, again) in enumerate(zip(outputs_values, actual, replay.outputs)):
         if _identical(a, again):
             continue
@@ -657,7 +713,8 @@ def _judge_replay(replay: _Replay, actual, traits, expected, whole,
     if inaccurate is not None:
         inaccurate.notes.extend(notes)
         return inaccurate, []
-    return _Found(combined_status(statuses), expected=expected, replayed=True, notes=notes), []
+    flushing = "\n".join(note for note in notes if note.endswith((FLUSHED_VALUES, FLUSHED_DECISIONS)))  # named
+    return _Found(combined_status(statuses), flushing, expected=expected, replayed=True, notes=notes), []
 
 
 def _noted(verdict: _Found, expansion: rewrite.Expansion, decisions: dict, whole: dict) -> _Found:
@@ -695,7 +752,7 @@ def _judge_outputs_directly(module, env, actual, traits, expected, recorded) -> 
                                       expected=expected)
             continue
         given.setdefault(value, a)
-    statuses, comparisons, inaccurate = set(), [], None
+    statuses, comparisons, inaccurate, notes = set(), [], None, []
     for k, op in sorted({producers[v] for v in given}, key=lambda item: item[0]):
         results = [given.get(r, env.get(r)) for r in op.results]
         operands = [env[v] for v in op.operands]
@@ -703,6 +760,7 @@ def _judge_outputs_directly(module, env, actual, traits, expected, recorded) -> 
                            expected=[env[r] for r in op.results], masks=[recorded.get(r) for r in op.results])
         statuses.add(verdict.status)
         comparisons.append(verdict.comparison)
+        notes += verdict.notes
         if verdict.status in (Status.MISMATCH, Status.INACCURATE):
             message = verdict.comparison.message if len(given) == len(outputs_values) == len(op.results) \
                 else _attributed(op, k, verdict.comparison.message)
@@ -711,8 +769,12 @@ def _judge_outputs_directly(module, env, actual, traits, expected, recorded) -> 
             if verdict.status == Status.MISMATCH:
                 return found
             inaccurate = inaccurate or found
-    return inaccurate or _Found(combined_status(statuses), comparison=comparisons[0] if len(comparisons) == 1
-                                else None, expected=expected)
+    notes = list(dict.fromkeys(notes))
+    if inaccurate is not None:
+        inaccurate.notes.extend(notes)
+        return inaccurate
+    return _Found(combined_status(statuses), "\n".join(notes), comparison=comparisons[0] if len(comparisons) == 1
+                  else None, expected=expected, notes=notes)
 
 
 def _judge_process_outputs(module: ir.Module, expected: Sequence, actual: Sequence, masks: dict,

@@ -48,6 +48,10 @@ class Context:
     depth: int = 0
     # Set while a region runs batched (run_region_batched): the shape every scalar value carries.
     batch_shape: tuple | None = None
+    # The decision-flushed reading of a backend that flushes subnormals (judge/verdict.py): every
+    # comparison -- compare (so sort comparators and while conditions), top_k, clamp's bounds --
+    # reads a subnormal operand as zero of its sign; the values it moves or returns stay exact.
+    flushed_decisions: bool = False
 
     def call(self, name: str, args: Sequence) -> list:
         """Evaluate function @name on ``args`` (func.call)."""

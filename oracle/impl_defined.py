@@ -47,12 +47,12 @@ from dataclasses import replace
 import numpy as np
 
 from .allowances import ImplDefined, Mask, SpecNote
-from .impl_defined_masks import result_element, result_shape, whole_result
+from .impl_defined_masks import ERRORS, result_element, result_shape, whole_result
 from .registry import all_ops, record_name
 from .types import TensorType
 
 __all__ = ["ImplDefined", "SpecNote", "Mask", "IMPL_DEFINED_TABLE", "SPEC_NOTES", "impl_defined_mask",
-           "op_masks", "entries_for", "impl_defined_table"]
+           "op_masks", "entries_for", "impl_defined_table", "is_error", "errors_performed"]
 
 
 SPEC_NOTES: tuple[SpecNote, ...] = (
@@ -200,3 +200,47 @@ def op_masks(op, operand_values, result_values) -> list:
     types = [TensorType(np.shape(x), r.type.element_type) if isinstance(r.type, TensorType) else r.type
              for r, x in zip(op.results, result_values)]
     return [impl_defined_mask(op.name, operand_values, attributes, t) for t in types]
+
+
+# ------------------------------------------------------------------ errors a program performs
+
+def is_error(entry: ImplDefined) -> bool:
+    """Whether ``entry`` is one of the spec's errors (integer division by zero, INT_MIN / -1,
+    integer overflow, shift counts outside [0, bitwidth)): "Unless explicitly called out, all
+    these errors result in implementation-defined behavior" -- behaviour, not only a value, so a
+    backend may trap on them."""
+    return ERRORS in entry.spec_ref
+
+
+def errors_performed(module, env: dict) -> list[str]:
+    """The errors (``is_error``) the ops of @main perform on the way to its outputs, from the
+    oracle's values of them (``env``: every top-level Value, as the oracle ran the program), one
+    line each: "op #3 stablehlo.divide: integer divisor is 0 (2 elements)".  Ops whose results
+    reach no output are left out (nothing the program returns depends on them); so are the ops
+    inside regions (their values are not in ``env``)."""
+    ops = [op for op in module.main.ops if op.name != "func.return"]
+    live = set(module.main.ops[-1].operands) if module.main.ops else set()
+    reaching = set()
+    for k in range(len(ops) - 1, -1, -1):  # backwards: an op is live when a live value is one of its results
+        if live.intersection(ops[k].results):
+            reaching.add(k)
+            live.update(ops[k].operands)
+    found = []
+    for k in sorted(reaching):
+        op = ops[k]
+        entries = [e for e in entries_for(op.name) if is_error(e) and e.mask is not None]
+        operands = [env.get(v) for v in op.operands]
+        if not entries or any(x is None for x in operands) or not op.results:
+            continue
+        attributes = {name: op.attr(name) for name in op.attributes}
+        result_type = op.results[0].type
+        if isinstance(result_type, TensorType) and op.results[0] in env:
+            result_type = TensorType(np.shape(env[op.results[0]]), result_type.element_type)
+        for entry in entries:
+            try:
+                count = int(np.count_nonzero(entry.mask([np.asarray(x) for x in operands], attributes, result_type)))
+            except (IndexError, ValueError, TypeError, KeyError):
+                continue
+            if count:
+                found.append(f"op #{k} {op.name}: {entry.condition} ({count} element{'s' if count > 1 else ''})")
+    return found

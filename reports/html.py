@@ -38,7 +38,8 @@ from .results import atomic_write_text
 
 COLOURS = {Status.PASS: "#3c9a5f", Status.IMPLEMENTATION_DEFINED: "#8fbf6a", Status.UNSUPPORTED: "#b9b9b9",
            Status.REJECTED: "#7d8fb3", KNOWN: "#e0a030", Status.MISMATCH: "#d9473f", Status.ERROR: "#a0307a",
-           Status.TIMEOUT: "#8a5a2b", Status.CRASH: "#5b1a1a", Status.INACCURATE: "#c9b037"}
+           Status.TIMEOUT: "#8a5a2b", Status.CRASH: "#5b1a1a", Status.INACCURATE: "#c9b037",
+           Status.COMPILER_ERROR: "#7a2048"}
 KIND_TITLES = {"differential": "Differential (drawn one-op programs vs the oracle)",
                "corpus": "Interpreter corpus (official StableHLO tests)",
                "spec-example": "Spec examples (documented values)"}

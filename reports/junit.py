@@ -25,7 +25,7 @@ import xml.etree.ElementTree as ET
 from judge.status import Status
 from .results import atomic_write_text
 
-_FAILURE, _ERROR = {Status.MISMATCH}, {Status.CRASH, Status.TIMEOUT, Status.ERROR}
+_FAILURE, _ERROR = {Status.MISMATCH}, {Status.CRASH, Status.COMPILER_ERROR, Status.TIMEOUT, Status.ERROR}
 _NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # characters XML 1.0 cannot hold (stderr tails)
 
 

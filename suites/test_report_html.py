@@ -43,9 +43,9 @@ def xla_cases():
 
 
 def ref_cases():
-    """2 cells: add f32: 1 pass; divide i32: 1 crash (a known stablehlo-ref deviation: SIGFPE)."""
+    """2 cells: add f32: 1 pass; convolution i32: 1 crash (a known stablehlo-ref deviation: LLVM ERROR)."""
     return [_case("add-f32-0", "add", "f32", "pass"),
-            _case("divide-i32-0", "divide", "i32", "crash", message="SIGFPE")]
+            _case("convolution-i32-0", "convolution", "i32", "crash", message="LLVM ERROR: Incompatible index")]
 
 
 def _runs():
@@ -130,7 +130,7 @@ def test_browser_renders_matrix_and_counts(report, tmp_path):
 @needs_browser
 @pytest.mark.parametrize("query, cells, rows", [
     ("status=mismatch", 1, 1),               # add f32 on xla only (popcnt's is a known deviation)
-    (f"status={KNOWN}", 2, 2),               # popcnt i4 on xla, divide i32 on stablehlo-ref
+    (f"status={KNOWN}", 2, 2),               # popcnt i4 on xla, convolution i32 on stablehlo-ref
     ("status=failing", 1, 1),                # unexplained findings only
     ("status=pass", 2, 2),                   # add i8 on xla, add f32 on stablehlo-ref
     ("backend=stablehlo-ref", 2, 2),

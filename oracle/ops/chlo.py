@@ -64,8 +64,8 @@ from ..registry import OPS, OpInfo, add_impl_defined, record_facts, register
 from ._elementwise import COMPLEX_TYPES, FLOAT_TYPES, complex_via_c128, float_exact, wrap
 from ._special import complex_rounded, correctly_rounded
 from ._transcendental import arb_method
-from .selection import total_order_key
 from .dot_general import DotDims, WideDot, canonical, round_result, wide_dot
+from .selection import decided_on, total_order_key
 
 FAMILY = "chlo"
 #: IEEE-like float types the transcendentals are generated for (narrow f8/f6/f4 are
@@ -524,7 +524,8 @@ def _top_k(op_, args, ctx, env):
                           constraint="k")
     n = x.shape[-1]
     if et.is_float:
-        key = total_order_key(x, et)  # compare GT, TOTALORDER
+        # compare GT, TOTALORDER, on the decision-flushed reading where one is asked for (subnormals as 0)
+        key = total_order_key(decided_on(ctx, x, et), et)
     elif et.is_integer or et.is_bool:
         key = x.astype(np.int64 if (et.is_signed) else np.uint64)
     else:

@@ -14,13 +14,14 @@ import numpy as np
 from ..allowances import ImplDefined, componentwise_complex, correctly_rounded
 from ..errors import OracleError
 from ..impl_defined_masks import total_order_nan_payloads
+from ..numerics import flush_subnormals
 from ..registry import add_impl_defined, op, record_facts
 from ..quantization import dequantize_op_quantize
 from ._checks import shape_error
 from ..types import ALL_ELEMENT_TYPES, BOOL, ElementType
 
-__all__ = ["COMPARISON_DIRECTIONS", "compare_arrays", "default_compare_type", "has_sign_bit", "maximum_array",
-           "minimum_array", "total_order_key"]
+__all__ = ["COMPARISON_DIRECTIONS", "compare_arrays", "decided_on", "default_compare_type", "has_sign_bit",
+           "maximum_array", "minimum_array", "total_order_key"]
 
 COMPARISON_DIRECTIONS = ("EQ", "NE", "GE", "GT", "LE", "LT")
 _INT64_MIN = np.iinfo(np.int64).min
@@ -124,10 +125,10 @@ def _is_nan(x: np.ndarray, et: ElementType) -> np.ndarray:
     return np.zeros(np.shape(x), dtype=bool)
 
 
-def _pick(a: np.ndarray, b: np.ndarray, et: ElementType, want_max: bool) -> np.ndarray:
-    """IEEE-754 (2019) maximum / minimum: NaN propagates (a's NaN first), -0 < +0;
-    integers: numeric; booleans: or / and; complex: lexicographic (real, imag).  The same
-    rules as the oracle's ``maximum`` / ``minimum`` ops, so clamp is their composition."""
+def _takes_a(a: np.ndarray, b: np.ndarray, et: ElementType, want_max: bool) -> np.ndarray:
+    """Where IEEE-754 (2019) maximum / minimum of a and b is a: NaN propagates (a's NaN first),
+    -0 < +0; integers: numeric; booleans: or / and; complex: lexicographic (real, imag).  The
+    same rules as the oracle's ``maximum`` / ``minimum`` ops, so clamp is their composition."""
     a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
     if et.is_bool or et.is_integer:
         wide = np.uint64 if (et.is_unsigned or et.is_bool) else np.int64
@@ -139,11 +140,22 @@ def _pick(a: np.ndarray, b: np.ndarray, et: ElementType, want_max: bool) -> np.n
     else:  # complex: like the oracle's maximum/minimum, an unordered (NaN) comparison picks b
         ar, ai, br, bi = a.real, a.imag, b.real, b.imag
         with np.errstate(all="ignore"):
-            take_a = np.where(ar == br, ai > bi, ar > br) if want_max else np.where(ar == br, ai < bi, ar < br)
-        return np.where(take_a, a, b)
+            return np.where(ar == br, ai > bi, ar > br) if want_max else np.where(ar == br, ai < bi, ar < br)
     nan_a, nan_b = _is_nan(a, et), _is_nan(b, et)
-    take_a = nan_a | (take_a & ~nan_b)
-    return np.where(take_a, a, b)
+    return nan_a | (take_a & ~nan_b)
+
+
+def _pick(a: np.ndarray, b: np.ndarray, et: ElementType, want_max: bool) -> np.ndarray:
+    """IEEE-754 (2019) maximum / minimum (``_takes_a``)."""
+    return np.where(_takes_a(a, b, et, want_max), a, b)
+
+
+def decided_on(ctx, x: np.ndarray, et: ElementType) -> np.ndarray:
+    """``x`` as a comparison reads it: with subnormals as zero in the decision-flushed reading
+    (evaluator.Context.flushed_decisions), else as it is."""
+    if getattr(ctx, "flushed_decisions", False) and (et.is_float or et.is_complex):
+        return flush_subnormals(x)
+    return x
 
 
 def maximum_array(a, b, et: ElementType) -> np.ndarray:
@@ -176,6 +188,7 @@ def compare(op_, args, ctx, env):
     compare_type = op_.attr("compare_type", None)
     if compare_type is not None:
         _check_compare_type(et, compare_type, op_.name)
+    lhs, rhs = decided_on(ctx, lhs, et), decided_on(ctx, rhs, et)
     return [np.asarray(compare_arrays(lhs, rhs, et, direction, compare_type), dtype=bool)]
 
 
@@ -210,9 +223,12 @@ def clamp(op_, args, ctx, env):
         raise shape_error(op_, f"min shape {lo.shape} is neither scalar nor shape(operand) {x.shape}", "C1")
     if hi.ndim != 0 and hi.shape != x.shape:  # (C2)
         raise shape_error(op_, f"max shape {hi.shape} is neither scalar nor shape(operand) {x.shape}", "C2")
-    # result = minimum(maximum(operand, min_element), max_element)
-    lower = maximum_array(x, lo, et)
-    out = minimum_array(lower, hi, et)
+    # result = minimum(maximum(operand, min_element), max_element), each choice made on the
+    # values as a comparison reads them (``decided_on``), the chosen value returned as it is
+    read = [decided_on(ctx, v, et) for v in (lo, x, hi)]
+    above = _takes_a(read[1], read[0], et, True)
+    lower, lower_read = np.where(above, x, lo), np.where(above, read[1], read[0])
+    out = np.where(_takes_a(lower_read, read[2], et, False), lower, hi)
     return [np.array(np.broadcast_to(out, x.shape), dtype=x.dtype, order="C")]
 
 
