@@ -349,6 +349,9 @@ PROPERTIES = {
     ("transpose", "cycle-rank4"): transposes(lambda r: r == 4),
     ("transpose", "rank5-6"): transposes(lambda r: r in (5, 6)),
     ("transpose", "matrix"): lambda c: len(set(operand(c))) == 2 and attr(c, "permutation") == (1, 0),
+    ("transpose", "cube"): lambda c: len(set(operand(c))) == 1 and len(operand(c)) == 3
+        and attr(c, "permutation") != (0, 1, 2),
+    ("transpose", "square"): lambda c: len(set(operand(c))) == 1 and attr(c, "permutation") == (1, 0),
     ("transpose", "size1-moved"): size1_moved,
     ("transpose", "size0"): lambda c: 0 in operand(c) and not_involution(attr(c, "permutation")),
     ("transpose", "rank0"): lambda c: operand(c) == (),
@@ -358,6 +361,8 @@ PROPERTIES = {
     ("reverse", "last-dim"): lambda c: attr(c, "dimensions") == (len(operand(c)) - 1,),
     ("reverse", "size1-dim"): lambda c: any(operand(c)[d] == 1 for d in attr(c, "dimensions")),
     ("reverse", "size0-dim"): lambda c: any(operand(c)[d] == 0 for d in attr(c, "dimensions")),
+    ("reverse", "cube"): lambda c: len(set(operand(c))) == 1 and len(operand(c)) == 3
+        and attr(c, "dimensions") not in ((), (2,)),
     ("reverse", "no-dims"): lambda c: attr(c, "dimensions") == (),
     ("slice", "strided-all-dims"): lambda c: all(s > 1 for _, _, s, _ in slice_windows(c))
         and any(s > n for _, _, s, n in slice_windows(c)),
@@ -370,11 +375,15 @@ PROPERTIES = {
     ("concatenate", "many-operands"): lambda c: len(set(concatenated(c))) == len(concatenated(c)) >= 4,
     ("concatenate", "zero-size-operands"): lambda c: concatenated(c)[0] == concatenated(c)[-1] == 0 < max(
         concatenated(c)) and 0 in concatenated(c)[1:-1],
+    ("concatenate", "equal-operands"): lambda c: len(concatenated(c)) >= 2
+        and len({t.shape for t in c.signature.operand_types}) == 1,
     ("concatenate", "dim-first"): lambda c: attr(c, "dimension") == (0,) and len(result(c)) == 3,
     ("concatenate", "dim-middle"): lambda c: attr(c, "dimension") == (1,) and len(result(c)) == 3,
     ("concatenate", "dim-last"): lambda c: attr(c, "dimension") == (2,) and len(result(c)) == 3,
     ("broadcast_in_dim", "decreasing-dims"): lambda c: len(attr(c, "broadcast_dimensions")) >= 2
         and list(attr(c, "broadcast_dimensions")) == sorted(attr(c, "broadcast_dimensions"), reverse=True),
+    ("broadcast_in_dim", "coinciding-unsorted-dims"): lambda c: len(set(result(c))) == 1
+        and list(attr(c, "broadcast_dimensions")) != sorted(attr(c, "broadcast_dimensions")),
     ("broadcast_in_dim", "size1-expansion"): lambda c: any(
         n == 1 < result(c)[d] for n, d in zip(operand(c), attr(c, "broadcast_dimensions"))),
     ("broadcast_in_dim", "rank0-operand"): lambda c: operand(c) == () and result(c) != (),

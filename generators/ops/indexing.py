@@ -16,7 +16,7 @@ from oracle.types import ELEMENT_TYPES, TensorType, as_element_type
 
 from . import samplers
 from .elements import drawn_elements, integers, pick, sampled_from
-from .structural import data_class, distinct_inputs, distinct_sides
+from .structural import data_class, distinct_inputs, distinct_sides, equal_sides
 
 __all__ = ["index_types", "draw_index_values", "draw_data"]
 
@@ -321,6 +321,14 @@ def _reverse_with_side(side: int):
     return draw_signature
 
 
+def _reverse_cube(draw, et):
+    """One or two of the dimensions of a cube (never only the innermost)."""
+    dims = draw(st.permutations(range(3)))[:draw(st.integers(1, 2))]
+    if list(dims) == [2]:
+        dims = [0]
+    return _reverse_signature(et, equal_sides(draw, 3, 2, 5), dims)
+
+
 def _reverse_none(draw, et):
     return _reverse_signature(et, distinct_sides(draw, draw(st.integers(1, 3)), 2, 6), ())
 
@@ -330,6 +338,9 @@ _REVERSE_SPACE = (
     data_class("middle-subset", "reverse: the two middle dimensions of rank 4, the outer ones kept",
                _reverse_middle),
     data_class("last-dim", "reverse (C3) high edge: only the innermost dimension", _reverse_last),
+    data_class("cube", "reverse on coinciding sizes: one or two dimensions of a cube, where a "
+               "dimension numbered from the other end, or one stride used for every dimension, keeps the "
+               "shape and moves the values", _reverse_cube),
     data_class("size1-dim", "reverse: a size-1 dimension reversed (dim - 0 - 1 = 0) with another one",
                _reverse_with_side(1)),
     data_class("size0-dim", "reverse: a size-0 dimension reversed with another one (no elements)",
