@@ -19,6 +19,7 @@ from oracle.ops.gather_scatter import GATHER_FIELDS, SCATTER_FIELDS
 from oracle.registry import Signature
 from oracle.types import ELEMENT_TYPES, TensorType, as_element_type
 
+from ..regions import BODY_OPS, reducer_body
 from . import AttributeClass, samplers
 from .indexing import draw_data, draw_index_values, index_types
 
@@ -565,7 +566,10 @@ def _scatter_class(name: str, why: str, structure, rows, body: str, *, variadic:
         shape, dn, window_sizes, window_dims, index_shape, index_names = structure(draw)
         dn = {f: tuple(dn.get(f, ())) for f in SCATTER_FIELDS} | {"index_vector_dim": dn["index_vector_dim"]}
         types = [et] + ([ELEMENT_TYPES["f16" if et.name == "i32" else "i32"]] if variadic else [])
-        region = draw(draw.reducer_bodies(types).filter(lambda b: b.name == body)).region
+        chosen = reducer_body(body, types)
+        if chosen is None:  # the types do not take this body (xor on floats, max on complex)
+            return None
+        region = chosen.region
         ivd = dn["index_vector_dim"]
         update_shape = _combine([n for d, n in enumerate(index_shape) if d != ivd], window_sizes, window_dims)
         indices_t = TensorType(tuple(index_shape), _index_type(draw, index_names))
@@ -718,6 +722,10 @@ _SCATTER_CLASSES = (
                    "window and as many index vectors as the side: an index component applied to the other "
                    "inserted dim, or the window laid along another dim, keeps the shape",
                    _coinciding_scatter_structure, _unique_rows, "second"),
+    *(_scatter_class(f"body-{name}", f"scatter with a {name} update_computation (one window updated three "
+                     "times: the updates combine) on every element-type family that takes it, i1 and 2- / 4-bit "
+                     "integers included", _row_window_structure(), _duplicate_rows, name)
+      for name in BODY_OPS if name not in ("add", "second")),
     _scatter_class("index-vector-dim-inner", "scatter (C19), (C22): index_vector_dim 0 or 1 of rank-3 "
                    "scatter_indices, not the last dim", _inner_vector_scatter_structure, _start_rows(None), "add"),
 )
