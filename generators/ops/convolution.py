@@ -18,6 +18,7 @@ from oracle.types import ELEMENT_TYPES, ElementType, TensorType, as_element_type
 from . import AttributeClass, samplers
 from oracle.ops.dot_general import PRECISIONS
 
+from .linalg import planted_operands
 from .dot_general import draw_dot_inputs, draw_precision, full_precision_inputs, ordinary_inputs, precision_attr
 
 _I64 = ELEMENT_TYPES["i64"]
@@ -258,6 +259,11 @@ def _precision(value: str):
     return draw_signature
 
 
+def _large(draw, et):
+    """An input of 512 positions x 256 features (2^17 elements), a 3-tap kernel to 4 features."""
+    return _draw_conv_class(draw, et, ns=1, batch=1, cg=256, o=4, spatial=(512,), kernel=(3,))
+
+
 def _empty_batch(draw, et):
     return _draw_conv_class(draw, et, ns=2, batch=0)
 
@@ -323,6 +329,9 @@ CONVOLUTION_CLASSES = (
     *(AttributeClass(f"precision-{p.lower()}", _precision(p), full_precision_inputs, why=(
         f"convolution precision_config = [{p}, {p}] on full-width operands (an implementation may trade "
         "accuracy for speed below HIGHEST: judged against the tolerance of the precision)")) for p in PRECISIONS),
+    AttributeClass("large", _large, planted_operands, why=(
+        "convolution (C25) at a large size: 2^17 input elements (512 positions x 256 features, 768-term sums), "
+        "where backends take im2col, blocked and multi-threaded paths; NaN, +-inf and -0 planted at drawn positions")),
     AttributeClass("empty-batch", _empty_batch, why=(
         "convolution (C10, C25): a size-0 input batch: an empty result with every other dimension non-zero")),
 )

@@ -22,6 +22,7 @@ from oracle.registry import Signature
 from oracle.types import ALL_ELEMENT_TYPES, ElementType, TensorType, as_element_type
 
 from . import AttributeClass, samplers
+from .linalg import planted_operands
 
 
 # ------------------------------------------------------------------ random signatures
@@ -211,6 +212,13 @@ def full_precision_inputs(draw, sig: Signature) -> list[np.ndarray]:
             else _ordinary(rng, t.element_type, t.shape) for t in sig.operand_types]
 
 
+def _large_dot(draw, element_type):
+    """A 256 x 512 lhs (2^17 elements) times a 512 x 16 rhs: dot products of 512 terms, where
+    backends take blocked, vectorized and multi-threaded kernels."""
+    et = as_element_type(element_type)
+    return dot_signature(et, et, [], [512], [256], [16], [1, 0], [0, 1], {})
+
+
 def _dot_class(name: str, why: str, inputs=ordinary_inputs, **pins) -> AttributeClass:
     return AttributeClass(name, functools.partial(_draw_dot_class, **pins), inputs, why=why)
 
@@ -253,6 +261,9 @@ DOT_GENERAL_CLASSES = (
                  "(an implementation may trade accuracy for speed below HIGHEST: judged against the "
                  "tolerance of the precision)", inputs=full_precision_inputs, roles=(1, 1, 1, 1),
                  sizes=(2, 16, 3, 4), precision=p) for p in PRECISIONS),
+    AttributeClass("large", _large_dot, planted_operands, why=(
+        "dot_general (C12) at a large size: 2^17 lhs elements, 512-term dot products (blocked and multi-threaded "
+        "kernels), NaN, +-inf and -0 planted at drawn positions")),
     _dot_class("rank0-result", "dot_general (C12): every dimension of both operands contracted (two of "
                "different sizes, at drawn axes): a rank-0 result", roles=(0, 2, 0, 0),
                sizes=(3, 4, 5, 6)),

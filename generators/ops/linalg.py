@@ -19,8 +19,8 @@ from oracle.types import TensorType, as_element_type
 
 from . import AttributeClass, samplers
 
-__all__ = ["seeded_rng", "normal_samples", "rounded_to_type", "ordinary_values", "hermitian_matrix",
-           "triangular_matrix"]
+__all__ = ["seeded_rng", "normal_samples", "rounded_to_type", "ordinary_values", "planted_values",
+           "planted_operands", "hermitian_matrix", "triangular_matrix"]
 
 
 def seeded_rng(draw) -> np.random.Generator:
@@ -44,6 +44,32 @@ def ordinary_values(draw, rng, t: TensorType) -> np.ndarray:
     if x.size and draw(st.integers(0, 9)) == 0:
         x.reshape(-1)[rng.integers(x.size)] = draw(st.sampled_from([np.nan, np.inf, -np.inf]))
     return rounded_to_type(x, t)
+
+
+def planted_values(draw, t: TensorType) -> np.ndarray:
+    """O(1) values of ``t`` (small integers, i1 a third true) with NaN, +inf, -inf and -0
+    (those the type has) each planted at a few drawn positions."""
+    et = t.element_type
+    rng = seeded_rng(draw)
+    n = int(np.prod(t.shape))
+    if et.is_bool:
+        return rng.random(t.shape) < 1 / 3
+    if et.is_integer:
+        lo, hi = max(int(et.min_value), -3), min(int(et.max_value), 3)
+        return rng.integers(lo, hi + 1, t.shape).astype(et.dtype)
+    x = normal_samples(rng, n, et.is_complex)
+    comp = et.component if et.is_complex else et
+    specials = [v for v, ok in ((np.nan, comp.has_nan), (np.inf, comp.has_infinity), (-np.inf, comp.has_infinity),
+                                (-0.0, comp.has_negative_zero)) if ok]
+    for v in specials:
+        x[rng.integers(0, n, draw(st.integers(1, 3)))] = v
+    return rounded_to_type(x.reshape(t.shape), t)
+
+
+def planted_operands(draw, sig: Signature) -> list:
+    """``planted_values`` for every operand: the inputs of the large classes (reduction-like ops
+    at sizes where backends take other code paths)."""
+    return [planted_values(draw, t) for t in sig.operand_types]
 
 
 _HERMITIAN_KINDS = ("well", "well", "ill", "very_ill", "scaled", "indefinite", "singular", "nonfinite")

@@ -21,7 +21,7 @@ from oracle.types import ElementType, TensorType, as_element_type
 from ..regions import BODY_OPS, reducer_body
 from . import AttributeClass, samplers
 from .elements import drawn_elements, integers
-from .linalg import normal_samples, rounded_to_type
+from .linalg import planted_values
 
 
 # ------------------------------------------------------------------ random signatures
@@ -369,26 +369,6 @@ def _large_body(draw, et: ElementType):
     """add (the sum kernels) or maximum (where ordered): with an identity, so every schedule agrees."""
     names = [n for n in ("add", "maximum") if _body_of(n, et) is not None and _has_identity(f"stablehlo.{n}", et)]
     return _body_of(draw(st.sampled_from(names)), et) if names else None
-
-
-def planted_values(draw, t: TensorType) -> np.ndarray:
-    """O(1) values of ``t`` (small integers, i1 a third true) with NaN, +inf, -inf and -0
-    (those the type has) each planted at a few drawn positions."""
-    et = t.element_type
-    rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
-    n = math.prod(t.shape)
-    if et.is_bool:
-        return rng.random(t.shape) < 1 / 3
-    if et.is_integer:
-        lo, hi = max(int(et.min_value), -3), min(int(et.max_value), 3)
-        return rng.integers(lo, hi + 1, t.shape).astype(et.dtype)
-    x = normal_samples(rng, n, et.is_complex)
-    comp = et.component if et.is_complex else et
-    specials = [v for v, ok in ((np.nan, comp.has_nan), (np.inf, comp.has_infinity), (-np.inf, comp.has_infinity),
-                                (-0.0, comp.has_negative_zero)) if ok]
-    for v in specials:
-        x[rng.integers(0, n, draw(st.integers(1, 3)))] = v
-    return rounded_to_type(x.reshape(t.shape), t)
 
 
 def _large_inputs(draw, sig: Signature) -> list:
