@@ -78,9 +78,10 @@ _HERMITIAN_KINDS = ("well", "well", "ill", "very_ill", "scaled", "indefinite", "
 def hermitian_matrix(draw, t: TensorType, kind: str | None = None) -> np.ndarray:
     """Hermitian matrices Q diag(lambda) Q^H of a drawn kind: positive definite and well
     conditioned (eigenvalues in [1, 4]), ill conditioned (kappa 1e4 / 1e12), badly scaled
-    (D A D with D = diag(2^e), |e| <= 8), indefinite, singular, or with a NaN / inf."""
+    (D A D with D = diag(2^e), |e| <= 8), indefinite, singular, or with a NaN / inf; ``kind``
+    fixes the kind."""
     rng = seeded_rng(draw)
-    kind = draw(st.sampled_from(_HERMITIAN_KINDS))
+    kind = kind or draw(st.sampled_from(_HERMITIAN_KINDS))
     et = t.element_type
     n = t.shape[-1]
     batch = t.shape[:-2]
