@@ -195,7 +195,7 @@ def summarize_run(run: Run) -> dict:
 def certify(backend, out: str, *, ops=None, dtypes=None, max_examples: int = 3, seed: int = 0,
             corpus: bool = True, spec: bool = True, timeout: float = 60.0, progress: bool = True) -> dict:
     """Run everything (see module docstring) on an open backend; returns summary.json's content."""
-    from conformance.run import run_differential
+    from conformance.run import not_planned, run_differential
     from reports.junit import write_junit
 
     os.makedirs(out, exist_ok=True)
@@ -233,7 +233,7 @@ def certify(backend, out: str, *, ops=None, dtypes=None, max_examples: int = 3, 
 
     summary = {"backend": backend.name, "seed": seed, "max_examples": max_examples, "versions": _versions(),
                "ops": sorted(wanted) if wanted else "all", "dtypes": sorted(dtypes) if dtypes else "all",
-               "not_claimed": dict(sorted(not_claimed.items()))}
+               "not_claimed": dict(sorted(not_claimed.items())), "not_planned": not_planned(ops)}
     for run in report_runs:
         summary[run.kind] = summarize_run(run)
     every_case = [c for run in report_runs for c in run.cases]
@@ -300,6 +300,13 @@ def summary_text(s: dict) -> str:
         lines.append(f"NOT CLAIMED by the backend: {len(s['not_claimed'])} op x element type pairs")
         reasons = sorted(set(s["not_claimed"].values()))
         lines += [f"  {r}" for r in reasons]
+        lines.append("")
+    if s.get("not_planned"):
+        lines.append(f"NOT CERTIFIED, no one-op case is drawn: {len(s['not_planned'])} ops")
+        by_reason: dict[str, list[str]] = {}
+        for name, reason in s["not_planned"].items():
+            by_reason.setdefault(reason, []).append(name)
+        lines += [f"  {', '.join(names)}: {reason}" for reason, names in by_reason.items()]
         lines.append("")
     coverage = s.get("coverage") or {}
     if coverage:

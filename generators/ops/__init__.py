@@ -10,7 +10,9 @@ between an OpInfo's reference and its ``sample_inputs_func``:
     tensors of ``generators.tensors``);
   * ``attribute_space``: the classes of shapes and attributes the op's semantics distinguish
     (``AttributeClass``), drawn deterministically before the random draws;
-  * ``signature_keys``: the keys (result types, destination types, ...) a signature is drawn for.
+  * ``signature_keys``: the keys (result types, destination types, ...) a signature is drawn for;
+  * ``plan_keys``: the element types / quantized storage keys the op is planned on where its
+    record's element types do not say (uniform_dequantize's operand is quantized only).
 
 ``samplers_of(name)`` is the one way to read them: it loads every family module once.
 """
@@ -50,6 +52,7 @@ class Samplers:
     draw_inputs: Optional[Callable[..., list]] = None
     attribute_space: tuple[AttributeClass, ...] = ()
     signature_keys: Any = None
+    plan_keys: Optional[tuple] = None
 
 
 SAMPLERS: dict[str, Samplers] = {}

@@ -11,6 +11,7 @@ from oracle.quantization import VERIFIABLE_STORAGE_TYPES
 from oracle.registry import Signature
 from oracle.types import TensorType, as_element_type
 
+from ..quantized import QUANTIZED_KEYS
 from . import samplers
 
 
@@ -53,4 +54,5 @@ def _draw_uniform_dequantize(draw, element_type):
 
 
 samplers("stablehlo.uniform_quantize", draw_signature=_draw_uniform_quantize, signature_keys=uniform_quantize_keys)
-samplers("stablehlo.uniform_dequantize", draw_signature=_draw_uniform_dequantize)
+# (I1) operand: a quantized tensor -- planned on every storage type, its record has no plain type
+samplers("stablehlo.uniform_dequantize", draw_signature=_draw_uniform_dequantize, plan_keys=QUANTIZED_KEYS)
