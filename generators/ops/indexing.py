@@ -164,6 +164,17 @@ def _pad_empty_operand(draw, et):
                           interior)
 
 
+def _pad_sub_byte(draw, et):
+    """Types narrower than a byte only: odd sides, positive edges and interior padding on both
+    dimensions, so result rows start and end inside a packed byte (the other classes spread
+    over a family's widths leave 2- and 4-bit types cropped, empty or scalar cases)."""
+    if et.bits >= 8:
+        return None
+    shape = draw(st.permutations((3, 5)))
+    return _pad_signature(et, shape, [draw(st.integers(1, 3)) for _ in shape], [draw(st.integers(1, 3)) for _ in shape],
+                          [draw(st.integers(1, 2)) for _ in shape])
+
+
 def _pad_rank0(draw, et):
     return _pad_signature(et, (), (), (), ())
 
@@ -186,6 +197,9 @@ _PAD_SPACE = (
     _pad_class("empty-operand", "pad (C4): max(shape(operand) - 1, 0) * interior_padding of a size-0 "
                "dimension: the result is all padding_value", _pad_empty_operand),
     _pad_class("rank0", "pad (C2): a rank-0 operand, empty padding lists", _pad_rank0),
+    _pad_class("sub-byte-packed", "pad (C3, C4) on a type narrower than a byte (i1, 2- and 4-bit integers and "
+               "floats): positive edges and interior padding on odd sides, rows that start and end inside a "
+               "packed byte", _pad_sub_byte),
 )
 
 
