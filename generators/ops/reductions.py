@@ -357,8 +357,9 @@ def _reduce_body_class(name: str) -> AttributeClass:
 
 _BODY_WHY = {"add": " (logical or on i1, wrapping on integers)", "multiply": " (logical and on i1)",
              "maximum": "", "minimum": "", "and": "", "or": "", "xor": "",
-             "first": " returning the accumulator (schedule-dependent, masked where it matters)",
-             "second": " returning the new value (schedule-dependent, masked where it matters)"}
+             "first": " returning its first argument (in a reduction: schedule-dependent, masked where it matters)",
+             "second": " returning its second argument (in a reduction: schedule-dependent, masked where it "
+                       "matters)"}
 
 #: A large reduction: 2^17 elements in rows of 512, where backends switch to vectorized, tiled
 #: and multi-threaded code paths; NaN, +-inf and -0 planted at drawn positions.
@@ -741,4 +742,24 @@ samplers("stablehlo.reduce_window", draw_signature=_draw_reduce_window, draw_inp
          attribute_space=REDUCE_WINDOW_CLASSES)
 samplers("stablehlo.select_and_scatter", draw_signature=_draw_select_and_scatter, draw_inputs=_draw_inits,
          attribute_space=SELECT_AND_SCATTER_CLASSES)
-samplers("stablehlo.map", draw_signature=_draw_map)
+# --- map
+
+def _map_body_class(name: str) -> AttributeClass:
+    """map of two operands with the reducer menu's body ``name`` (two scalars in, one out)."""
+    def draw_signature(draw, element_type):
+        et = as_element_type(element_type)
+        body = _body_of(name, et)
+        if body is None:
+            return None
+        shape = tuple(_distinct_sizes(draw, draw(st.integers(1, 3)), 2, 5))
+        return Signature((TensorType(shape, et),) * 2, {"dimensions": ir.DenseArray("i64", tuple(range(len(shape))))},
+                         (TensorType(shape, et),), (body.region,))
+    return AttributeClass(f"body-{name}", draw_signature, None,
+                          f"map (C3)-(C5) of two operands with a {name} computation{_BODY_WHY[name]}: drawn on every "
+                          "element-type family that takes it")
+
+
+MAP_CLASSES = tuple(_map_body_class(name) for name in BODY_OPS)
+
+
+samplers("stablehlo.map", draw_signature=_draw_map, attribute_space=MAP_CLASSES)
