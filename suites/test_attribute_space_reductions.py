@@ -540,3 +540,18 @@ def test_clamp_special_value_bounds():
     expected = np.array([nan, nan, 0.0, -0.0, 3, inf], np.float32)
     np.testing.assert_array_equal(r, expected)
     assert np.signbit(r).tolist() == np.signbit(expected).tolist()
+
+
+@pytest.mark.timing
+@pytest.mark.parametrize("op_name", ["reduce", "reduce_window", "dot_general", "convolution", "sort"])
+def test_the_oracle_evaluates_each_large_class_in_seconds(op_name):
+    """The large classes are drawn in the default budget (one case per op and family): the
+    oracle's vectorized evaluation keeps each under a few seconds, complex included."""
+    import time
+    info = oracle.lookup(f"stablehlo.{op_name}")
+    for cls in (c for c in samplers_of(info).attribute_space if c.name in ("large", "cumulative-sum")):
+        for et_name in ("f32", "complex<f64>", "i8"):
+            case = class_case(op_name, cls.name, et_name)
+            started = time.perf_counter()
+            oracle.evaluate(oracle.parse_module(case.program), list(case.inputs))
+            assert time.perf_counter() - started < 5.0, (op_name, cls.name, et_name)
