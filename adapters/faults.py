@@ -820,15 +820,91 @@ def _(op, args, results, recompute):
     flipped = dataclasses.replace(qt, zero_points=tuple(-int(z) for z in qt.zero_points))
     return [dequantize(np.asarray(args[0]), TensorType(np.asarray(args[0]).shape, flipped))]
 
+# ------------------------------------------------ corners: coinciding sizes, attribute values, bodies, sizes
+# Each of these is silent where the drawing used to stop: operands of one shape, a cube result,
+# an attribute value crossed with complex types, a lower = false that is not trivially 1 x 1, an
+# add body on i1, a reduction large enough for another kernel.
+
+@fault("concatenate-equal-shapes-reversed", "concatenate", "operands keyed by their buffer shape in a "
+       "fusion pass (a map from shape to buffer, iterated in reverse insertion order): operands of one "
+       "shape are emitted last-first; operands of different shapes keep their order")
+def _(op, args, results, recompute):
+    if len(args) < 2 or len({np.shape(a) for a in args}) != 1:
+        return results
+    return recompute(list(args)[::-1])
+
+
+@fault("broadcast-in-dim-sorted-dims-coinciding", "broadcast_in_dim", "broadcast_dimensions sorted before "
+       "lowering (the transpose dropped) whenever the sorted mapping still fits the shapes: wrong values, no "
+       "shape error, exactly where operand and result sizes coincide")
+def _(op, args, results, recompute):
+    (x,) = args
+    dims = _ints_of(op, "broadcast_dimensions")
+    ordered = tuple(sorted(dims))
+    shape = results[0].shape
+    if ordered == dims or any(n not in (1, shape[d]) for n, d in zip(x.shape, ordered)):
+        return results
+    return recompute(broadcast_dimensions=ir.DenseArray("i64", ordered))
+
+
+@fault("triangular-solve-adjoint-unconjugated", "triangular_solve", "transpose_a = ADJOINT lowered as "
+       "TRANSPOSE (the conjugate forgotten: a BLAS trsm called with 'T' instead of 'C'); right on real types")
+def _(op, args, results, recompute):
+    if op.attr("transpose_a") != "ADJOINT":
+        return results
+    return recompute(transpose_a=ir.EnumAttr("transpose", "TRANSPOSE"))
+
+
+@fault("cholesky-lower-false-ignored", "cholesky", "lower = false ignored: the lower factor L is returned "
+       "where the upper factor U = L^H was asked for (a potrf wrapper that always passes uplo = 'L')")
+def _(op, args, results, recompute):
+    if bool(op.attr("lower")):
+        return results
+    return recompute(lower=ir.BoolAttr(True))
+
+
+def _with_body_op(region: ir.Region, old: str, new: str) -> ir.Region:
+    return dataclasses.replace(region, ops=tuple(dataclasses.replace(o, name=new) if o.name == old else o
+                                                 for o in region.ops))
+
+
+@fault("reduce-i1-add-as-xor", "reduce", "an add body on i1 lowered as integer addition modulo 2 (xor) "
+       "instead of the spec's logical or: a reduction of booleans counts parity")
+def _(op, args, results, recompute):
+    body = op.regions[0]
+    if _element_type(op).name != "i1" or "stablehlo.add" not in {o.name for o in body.ops}:
+        return results
+    return recompute(regions=(_with_body_op(body, "stablehlo.add", "stablehlo.xor"),))
+
+
+#: Where the faulty reduction kernel takes over (elements of an input).
+_LARGE_REDUCTION = 1 << 16
+
+
+@fault("reduce-large-drops-nan", "reduce", "the vectorized kernel of large reductions (>= 2^16 elements) "
+       "skips NaN lanes (a max / sum that masks with x == x to handle padding): a NaN among 2^17 values is "
+       "lost, small reductions are right")
+def _(op, args, results, recompute):
+    n = len(args) // 2
+    if n != 1 or np.size(args[0]) < _LARGE_REDUCTION or not (_is_float(op) or _is_complex(op)):
+        return results
+    x, init = args
+    with np.errstate(invalid="ignore"):
+        nan = np.isnan(x.astype(np.complex128 if np.iscomplexobj(x) else np.float64))
+    return recompute([np.where(nan, init, x), init])
+
 
 # ---------------------------------------------------------------------------- backend
 
 def _recomputer(op: ir.Op, args: list, ctx: Context, env: dict):
-    """``recompute(new_args=None, *, operand_types=None, result_types=None, **attributes)``: the
-    oracle on other operands / attributes; ``operand_types`` / ``result_types`` (TensorTypes)
-    retype the op where the new operands have other shapes (a padded operand, wider indices)."""
-    def recompute(new_args=None, *, operand_types=None, result_types=None, **attributes):
+    """``recompute(new_args=None, *, operand_types=None, result_types=None, regions=None,
+    **attributes)``: the oracle on other operands / attributes / regions; ``operand_types`` /
+    ``result_types`` (TensorTypes) retype the op where the new operands have other shapes (a
+    padded operand, wider indices)."""
+    def recompute(new_args=None, *, operand_types=None, result_types=None, regions=None, **attributes):
         changed = op if not attributes else dataclasses.replace(op, attributes={**op.attributes, **attributes})
+        if regions is not None:
+            changed = dataclasses.replace(changed, regions=tuple(regions))
         if operand_types is not None:
             changed = dataclasses.replace(changed, operands=tuple(ir.Value(t) for t in operand_types))
         if result_types is not None:

@@ -324,11 +324,13 @@ def summary_of(backend: str, report_runs: list, the_plan: dict, not_claimed: dic
                backend_version: str, not_applicable: list) -> dict:
     """What summary.json states that follows from the results alone (``verify`` computes it again):
     per part what conforms / deviates / is rejected, the waived failures by who declared the
-    entry, the verdict, the plan's identity."""
+    entry, the verdict, the plan's identity, the ops no one-op case is drawn of (not certified)."""
+    from conformance.run import not_planned
     summary = {"backend": backend, "backend_version": backend_version, "seed": the_plan["seed"],
                "max_examples": the_plan["max_examples"], "versions": versions, "ops": the_plan["ops"],
                "dtypes": the_plan["dtypes"], "not_claimed": dict(sorted(not_claimed.items())),
                "not_applicable": not_applicable,
+               "not_planned": not_planned(None if the_plan["ops"] == "all" else the_plan["ops"]),
                "plan": {"suite": the_plan["suite"], "seed": the_plan["seed"], "max_examples": the_plan["max_examples"],
                         "shard": the_plan.get("shard"), "cases": len(the_plan["cases"]),
                         "digest": plan_digest(the_plan)}}
@@ -437,6 +439,13 @@ def summary_text(s: dict) -> str:
         lines.append(f"NOT CLAIMED by the backend: {len(s['not_claimed'])} op x element type pairs")
         reasons = sorted(set(s["not_claimed"].values()))
         lines += [f"  {r}" for r in reasons]
+        lines.append("")
+    if s.get("not_planned"):
+        lines.append(f"NOT CERTIFIED, no one-op case is drawn: {len(s['not_planned'])} ops")
+        by_reason: dict[str, list[str]] = {}
+        for name, reason in s["not_planned"].items():
+            by_reason.setdefault(reason, []).append(name)
+        lines += [f"  {', '.join(names)}: {reason}" for reason, names in by_reason.items()]
         lines.append("")
     coverage = s.get("coverage") or {}
     if coverage:

@@ -163,12 +163,14 @@ def op_names(text: str | None, option: str = "--ops") -> list[str] | None:
 
 def planned(args) -> list:
     """The (op, element type) pairs ``--ops`` / ``--dtypes`` select."""
-    from conformance.run import plan
+    from conformance.run import not_planned, plan
 
-    pairs = plan(op_names(args.ops), element_types(args.dtypes))
+    ops = op_names(args.ops)
+    pairs = plan(ops, element_types(args.dtypes))
     if not pairs:
+        reasons = "".join(f"; {name}: {why}" for name, why in not_planned(ops).items()) if ops else ""
         raise UsageError(f"nothing to run: no op x element type matches --ops {args.ops or '(all)'} "
-                         f"--dtypes {args.dtypes or '(all)'}")
+                         f"--dtypes {args.dtypes or '(all)'}{reasons}")
     return pairs
 
 

@@ -13,10 +13,9 @@ from typing import Callable, Iterable
 
 from adapters.base import RunStatus
 import oracle
-from generators.cases import draw_cases, family_types, type_family
-from generators.ops import samplers_of
+from generators.cases import NOT_PLANNED, draw_cases, family_types, plan_keys, type_family
 from generators.programs import Case
-from generators.quantized import QUANTIZED_KEYS, is_quantized_key, quantized_form_supported
+from generators.quantized import is_quantized_key
 from oracle.errors import OracleError, Unsupported
 from oracle.types import element_type
 from judge.divergence import masked_values
@@ -150,18 +149,18 @@ def wanted_ops(ops: Iterable[str] | None) -> set[str] | None:
 
 def plan(ops: Iterable[str] | None = None, dtypes: Iterable[str] | None = None) -> list[tuple]:
     """(OpInfo, element type name) pairs to run: every generatable op x every element type it
-    takes, and x every quantized storage type ("q.i8", ...) for ops that take quantized tensors."""
+    takes, and x every quantized storage type ("q.i8", ...) for ops that take quantized tensors
+    (generators.cases.plan_keys; the ops left out are in NOT_PLANNED, with the reason)."""
     registry = oracle.all_ops()
     wanted = wanted_ops(ops)
-    pairs = []
-    for name in sorted(registry):
-        info = registry[name]
-        if (wanted is not None and name not in wanted) or samplers_of(info).draw_signature is None:
-            continue
-        for et in info.element_types + (QUANTIZED_KEYS if quantized_form_supported(info) else ()):
-            if dtypes is None or et in dtypes:
-                pairs.append((info, et))
-    return pairs
+    return [(registry[name], et) for name in sorted(registry) if wanted is None or name in wanted
+            for et in plan_keys(registry[name]) if dtypes is None or et in dtypes]
+
+
+def not_planned(ops: Iterable[str] | None = None) -> dict[str, str]:
+    """{op: why no case of it is drawn} for the ops ``--ops`` names (all: every such op)."""
+    wanted = wanted_ops(ops)
+    return {name: reason for name, reason in sorted(NOT_PLANNED.items()) if wanted is None or name in wanted}
 
 
 def run_differential(backend, pairs, *, max_examples: int, seed: int, out_dir: str | None = None,

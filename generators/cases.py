@@ -24,7 +24,56 @@ from oracle.types import as_element_type, element_type
 
 from .ops import samplers_of
 from .programs import Case, attribute_class_cases, one_op_programs, pairs_elements, signature_keys, special_value_cases
-from .quantized import is_quantized_key
+from .quantized import QUANTIZED_KEYS, is_quantized_key, quantized_form_supported
+
+
+# ------------------------------------------------------------------------ the plan
+
+_BROADCASTING_FORM = ("CHLO's broadcasting form of an element-wise op: the element-wise op itself is planned, "
+                      "this form is reached in the programs given to check and corpus")
+_SHARDY = ("a Shardy sharding annotation or manual computation: needs a device mesh, reached in exported "
+           "programs given to check")
+_TOKENS = "a side effect on tokens or the host: no value a one-op program returns to compare"
+
+#: Every op of the registry that no one-op case is drawn for, with the reason: ``plan`` leaves
+#: them out, ``certify`` lists them as not certified (suites/test_plan.py checks that the plan
+#: and this table together cover the registry).
+NOT_PLANNED: dict[str, str] = {
+    **{f"chlo.broadcast_{n}": _BROADCASTING_FORM for n in (
+        "compare", "complex", "next_after", "polygamma", "remainder", "select", "shift_left",
+        "shift_right_arithmetic", "shift_right_logical", "zeta")},
+    "chlo.constant": "a constant: no operand to draw (stablehlo.constant is planned)",
+    "chlo.constant_like": "a constant shaped like its operand: reached in programs given to check",
+    "chlo.scan": "a scan over a region: reached in the programs given to check",
+    "func.call": "calls another function of the module: not a one-op program",
+    "stablehlo.composite": "calls its decomposition function: not a one-op program",
+    "interpreter.run_parallel": "the interpreter's test op running functions on a process grid: reached in corpus",
+    **{f"sdy.{n}": _SHARDY for n in (
+        "all_gather", "all_reduce", "all_slice", "all_to_all", "collective_permute", "manual_computation",
+        "named_computation", "propagation_barrier", "reduce_scatter", "reshard", "sharding_constraint",
+        "sharding_group")},
+    **{f"stablehlo.{n}": _TOKENS for n in ("after_all", "infeed", "outfeed", "recv", "send")},
+    "stablehlo.replica_id": "no operand or attribute to draw: its one value per process is checked by the spec's "
+                            "examples and corpus",
+    "stablehlo.partition_id": "no operand or attribute to draw: its one value per process is checked by the "
+                              "spec's examples and corpus",
+    "stablehlo.tuple": "builds a tuple, which a one-op program would return from @main (not every backend's "
+                       "boundary takes one): reached inside programs",
+    "stablehlo.get_tuple_element": "takes a tuple, which a one-op program would take as an argument of @main "
+                                   "(not every backend's boundary takes one): reached inside programs",
+}
+
+
+def plan_keys(info) -> tuple[str, ...]:
+    """The element types (and quantized storage keys "q.i8", ...) the op is planned on: every type
+    its record takes, plus every storage type where its quantized form is drawn, or the keys its
+    samplers name (``plan_keys``); () where no case is drawn (NOT_PLANNED says why)."""
+    found = samplers_of(info)
+    if found.draw_signature is None:
+        return ()
+    if found.plan_keys is not None:
+        return tuple(found.plan_keys)
+    return tuple(info.element_types) + (QUANTIZED_KEYS if quantized_form_supported(info) else ())
 
 
 _NO_CONSTANTS = Constants()

@@ -110,7 +110,10 @@ FIXED_GRID: ContextVar[tuple | None] = ContextVar("FIXED_GRID", default=None)
 FIXED_STRATEGY: ContextVar[str | None] = ContextVar("FIXED_STRATEGY", default=None)
 
 
-def draw_collective(draw, op: str, element_type) -> Signature:
+def draw_collective(draw, op: str, element_type, body=None) -> Signature:
+    """A signature of collective ``op`` on a drawn grid; ``body`` (a generators.regions.Body):
+    all_reduce's / reduce_scatter's computation, on operands with no size-0 dimension (else
+    drawn from the menu, sizes from 0)."""
     et = as_element_type(element_type)
     grid = FIXED_GRID.get() or draw(grids())
     strategy = FIXED_STRATEGY.get() or draw(st.sampled_from(STRATEGIES[op]))
@@ -139,9 +142,10 @@ def draw_collective(draw, op: str, element_type) -> Signature:
         groups = _ragged_groups(draw, n_ids)
         attrs["replica_groups"] = _groups_attr(groups)
         count = draw(st.integers(1, 2))
-        shapes = [tuple(draw(st.lists(st.integers(0, 3), max_size=3))) for _ in range(count)]
+        sides = st.integers(0, 3) if body is None else st.integers(2, 3)
+        shapes = [tuple(draw(st.lists(sides, min_size=0 if body is None else 1, max_size=3))) for _ in range(count)]
         types = tuple(TensorType(s, et) for s in shapes)
-        body = draw(reducer_bodies([et]))
+        body = body or draw(reducer_bodies([et]))
         return Signature(types, attrs, types, regions=(body.region,), grid=grid)
 
     groups = _equal_groups(draw, n_ids)
@@ -163,9 +167,11 @@ def draw_collective(draw, op: str, element_type) -> Signature:
     if op == "reduce_scatter":
         from .regions import reducer_bodies
         shape, dim = _shape_with(draw, group_size, min_multiple=1)  # MLIR: no empty result at scatter_dimension
+        if body is not None:  # a drawn computation: no size-0 dimension elsewhere either
+            shape = tuple(n or 2 for n in shape)
         result = shape[:dim] + (shape[dim] // group_size,) + shape[dim + 1:]
         attrs["scatter_dimension"] = ir.IntegerAttr(dim, "i64")
-        body = draw(reducer_bodies([et]))
+        body = body or draw(reducer_bodies([et]))
         return Signature((TensorType(shape, et),), attrs, (TensorType(result, et),), regions=(body.region,),
                          grid=grid)
     if op == "all_to_all":

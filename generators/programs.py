@@ -28,7 +28,7 @@ from .drawing import as_draw
 from .dtypes import as_element_type, op_element_types
 from .modules import build_module, signature_attribute, signature_region  # noqa: F401  (public here too)
 from .ops import samplers_of
-from .quantized import is_quantized_key, quantized_inputs, quantized_signature
+from .quantized import is_quantized_key, quantized_form_supported, quantized_inputs, quantized_signature
 from .tensors import input_sets, special_value_cross, vector_tail_only
 
 
@@ -98,9 +98,12 @@ def one_op_programs(op_info: OpInfo, element_type: str | ElementType | Sequence 
     ``signature_keys``: a result type, a destination type, ...) when given."""
     if samplers_of(op_info).draw_signature is None:
         raise ValueError(f"{op_info.name} has no draw_signature: it cannot be generated yet")
-    if is_quantized_key(element_type):  # "q.i8": the op's quantized form (generators/quantized.py)
+    if is_quantized_key(element_type) and quantized_form_supported(op_info):
+        # "q.i8": the op's quantized form, retyped from a float signature (generators/quantized.py)
         return _cases(op_info, st.just(element_type), lambda draw, key: quantized_signature(draw, op_info, key),
                       quantized_inputs)
+    if is_quantized_key(element_type):  # an op whose own draw_signature takes the key (uniform_dequantize)
+        return _cases(op_info, st.just(element_type), samplers_of(op_info).draw_signature)
     choices = _element_type_choices(op_info, element_type)
     element_strategy = st.just(choices[0]) if len(choices) == 1 else st.sampled_from(choices)
     own = samplers_of(op_info).draw_signature

@@ -22,7 +22,8 @@ from oracle import ir
 from oracle.ops.selection import default_compare_type as _compare_type  # compare (C3)
 from oracle.types import ELEMENT_TYPES, ElementType, TensorType
 
-__all__ = ["Body", "scalar_type", "reducer_bodies", "comparators", "select_bodies", "map_bodies"]
+__all__ = ["Body", "scalar_type", "reducer_bodies", "reducer_body", "BODY_OPS", "comparators", "select_bodies",
+           "map_bodies"]
 
 _I1 = ELEMENT_TYPES["i1"]
 
@@ -134,6 +135,21 @@ def _reducer_menu(types: Sequence[ElementType]) -> list[Callable[[], Body]]:
     if len(types) == 2 and types[1].is_integer and not types[1].is_bool and _is_ordered(types[0]):
         menu.append(lambda: _argmax(types))
     return menu
+
+
+#: The bodies every op with a reducer region is drawn with, one attribute class each: each
+#: element-wise op of the menu the types allow, and a body returning one of its arguments.
+BODY_OPS = ("add", "multiply", "maximum", "minimum", "and", "or", "xor", "first", "second")
+
+
+def reducer_body(name: str, element_types: Sequence[ElementType]) -> Body | None:
+    """The menu's body ``name`` for these types; None where the types do not take it (and / or /
+    xor on floats, maximum / minimum on complex)."""
+    types = tuple(element_types)
+    if name in ("first", "second"):
+        return _projection(name, types)
+    allowed = name in _ELEMENTWISE_REDUCERS and all(_ELEMENTWISE_REDUCERS[name][1](et) for et in types)
+    return _elementwise_reducer(name, types) if allowed else None
 
 
 def reducer_bodies(element_types: Sequence[ElementType], *, associative_only: bool = False) -> st.SearchStrategy:

@@ -19,6 +19,7 @@ from generators.cases import case_seed, random_example
 from generators.ops import samplers_of
 from generators.programs import attribute_class_cases
 from oracle.ops.convolution import parse_dims
+from oracle.ops.dot_general import PRECISIONS
 from oracle.types import element_type
 
 from .test_oracle_convolution import conv_text
@@ -26,9 +27,11 @@ from .test_oracle_dot_general import dot_text
 from .test_oracle_structural import run1
 
 DOT_CLASSES = ("batch-crossed", "contract-crossed", "outer-product", "batch-only", "contract-empty",
-               "contract-size-one", "matrix-vector", "rank0-result")
+               "contract-size-one", "matrix-vector", "square-matmul", "equal-roles", "equal-batch-contract",
+               "precision-default", "precision-high", "precision-highest", "large", "rank0-result")
 CONV_CLASSES = ("feature-groups", "depthwise", "batch-groups", "lhs-dilation", "rhs-dilation", "window-reversal",
-                "padding-mixed", "window-strides", "layout-permuted", "empty-batch")
+                "padding-mixed", "window-strides", "layout-permuted", "coinciding-layout", "square-window",
+                "precision-default", "precision-high", "precision-highest", "large", "empty-batch")
 #: one element type per family (bool, signed, unsigned, float, complex) and a few narrow ones
 FAMILY_TYPES = ("i1", "i8", "ui16", "f32", "complex<f32>", "i4", "f8E4M3FN", "bf16", "complex<f64>")
 
@@ -248,7 +251,17 @@ def _dot_in_class(name, sig):
         "contract-size-one": [lhs[d] for d in lc] == [1],
         "matrix-vector": sorted((len(lhs), len(rhs))) == [1, 2] and len(lc) == 1,
         "rank0-result": sig.result_types[0].shape == () and len(lc) == 2,
+        # coinciding sizes: every dimension of both operands one size
+        "large": int(np.prod(lhs)) >= 2 ** 17 and len(lc) == 1,
+        "square-matmul": len(set(lhs) | set(rhs)) == 1 and len(lhs) == len(rhs) == 2 and len(lc) == 1,
+        "equal-roles": len(set(lhs) | set(rhs)) == 1 and len(lb) == len(lc) == free_l == free_r == 1,
+        "equal-batch-contract": len(set(lhs) | set(rhs)) == 1 and crossed(lb, rb) and crossed(lc, rc),
+        **{f"precision-{p.lower()}": _precisions(sig) == [p, p] for p in PRECISIONS},
     }[name]
+
+
+def _precisions(sig):
+    return [e.value for e in sig.attributes["precision_config"].items] if "precision_config" in sig.attributes else []
 
 
 def _conv_in_class(name, sig):
@@ -271,6 +284,10 @@ def _conv_in_class(name, sig):
         "layout-permuted": "[b, 0, 1, f]x" not in text and "x[0, 1, i, o]" not in text
                            and text.split("->[")[1].split("]")[0] != text.split("<[")[1].split("]")[0],
         "empty-batch": 0 in lhs and all(s for i, s in enumerate(rhs)),
+        "large": int(np.prod(lhs)) >= 2 ** 17,
+        "coinciding-layout": len(set(lhs)) == 1 and "[b, 0, 1, f]x" not in text,
+        "square-window": lhs[1] == lhs[2] and rhs[0] == rhs[1] > 1,
+        **{f"precision-{p.lower()}": _precisions(sig) == [p, p] for p in PRECISIONS},
     }[name] and all(s for s in rhs)
 
 
@@ -287,7 +304,7 @@ def test_every_class_draws_a_valid_case(op_name, in_class, type_name):
             assert case.attribute_class == attribute_class.name
             sig = case.signature
             assert in_class(attribute_class.name, sig), (attribute_class.name, case.program)
-            assert all(int(np.prod(t.shape)) <= 400 for t in sig.operand_types), case.program
+            assert attribute_class.name == "large" or all(int(np.prod(t.shape)) <= 400 for t in sig.operand_types)
             module = oracle.parse_module(case.program)  # the verifier accepts it
             (result,) = oracle.evaluate(module, list(case.inputs))  # valid by every (Cn): the oracle evaluates it
             assert tuple(result.shape) == tuple(sig.result_types[0].shape)

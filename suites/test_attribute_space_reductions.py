@@ -32,7 +32,14 @@ ONLY = {
     ("clamp", "signed-zero-bounds"): lambda et: et.is_float and et.has_negative_zero,
     ("clamp", "infinite-bounds"): lambda et: et.is_float and et.has_infinity,
 }
+_BITWISE = lambda et: et.is_bool or et.is_integer  # noqa: E731
+_ORDERED = lambda et: not et.is_complex  # noqa: E731
+for _op, _prefix in (("reduce", "body-"), ("reduce_window", "body-"), ("select_and_scatter", "scatter-body-")):
+    ONLY.update({(_op, f"{_prefix}{b}"): _BITWISE for b in ("and", "or", "xor")})
+    ONLY.update({(_op, f"{_prefix}{b}"): _ORDERED for b in ("maximum", "minimum")})
 OPS = ("reduce", "reduce_window", "select_and_scatter", "compare", "select", "clamp")
+#: The classes of large sizes (every other class stays small).
+LARGE = {("reduce", "large"), ("reduce_window", "large"), ("reduce_window", "cumulative-sum")}
 
 
 def class_case(op_name: str, class_name: str, et_name: str, seed: int = 0):
@@ -56,7 +63,7 @@ def attr(op_, name, default=None):
 @pytest.mark.parametrize("op_name", OPS)
 def test_every_class_has_a_reason_and_a_stable_name(op_name):
     classes = samplers_of(f"stablehlo.{op_name}").attribute_space
-    assert 3 <= len(classes) <= 10
+    assert 3 <= len(classes) <= 32
     names = [c.name for c in classes]
     assert len(set(names)) == len(names)
     for c in classes:
@@ -79,7 +86,32 @@ def test_every_class_draws_a_case_where_it_applies(op_name, et_name):
         assert len(outputs) == len(case.signature.result_types)
         for x, t in zip(case.inputs, case.signature.operand_types):
             assert np.shape(x) == tuple(t.shape)
-            assert np.size(x) <= 300, (cls.name, np.shape(x))  # small cases
+            assert np.size(x) <= 300 or (op_name, cls.name) in LARGE, (cls.name, np.shape(x))  # small cases
+
+
+@pytest.mark.parametrize("op_name", ["reduce", "reduce_window"])
+@pytest.mark.parametrize("et_name", FAMILIES)
+def test_body_classes_draw_their_body_on_a_non_degenerate_shape(op_name, et_name):
+    for name in ("add", "multiply", "maximum", "and", "xor", "second"):
+        case = class_case(op_name, f"body-{name}", et_name)
+        if case is None:
+            continue
+        region = checked_op(case).regions[0]
+        ops = [o.name for o in region.ops[:-1]]
+        assert ops == ([] if name == "second" else [f"stablehlo.{name}"]), (name, ops)
+        assert min(np.shape(case.inputs[0])) >= 2 and np.size(case.inputs[0]) >= 6
+
+
+@pytest.mark.parametrize("op_name, class_name", sorted(LARGE))
+@pytest.mark.parametrize("et_name", ["f32", "complex<f32>", "f8E4M3FN", "i8"])
+def test_large_classes_plant_specials_in_rows_of_hundreds(op_name, class_name, et_name):
+    case = class_case(op_name, class_name, et_name)
+    x = np.asarray(case.inputs[0])
+    assert x.shape[-1] >= 512 and (x.size >= 2 ** 17 or class_name == "cumulative-sum")
+    if E(et_name).is_float or E(et_name).is_complex:
+        wide = x.astype(np.complex128)
+        component = E(et_name).component if E(et_name).is_complex else E(et_name)
+        assert np.isnan(wide).any() and (np.isinf(wide).any() or not component.has_infinity)
 
 
 def _reduced(case):
@@ -508,3 +540,18 @@ def test_clamp_special_value_bounds():
     expected = np.array([nan, nan, 0.0, -0.0, 3, inf], np.float32)
     np.testing.assert_array_equal(r, expected)
     assert np.signbit(r).tolist() == np.signbit(expected).tolist()
+
+
+@pytest.mark.timing
+@pytest.mark.parametrize("op_name", ["reduce", "reduce_window", "dot_general", "convolution", "sort"])
+def test_the_oracle_evaluates_each_large_class_in_seconds(op_name):
+    """The large classes are drawn in the default budget (one case per op and family): the
+    oracle's vectorized evaluation keeps each under a few seconds, complex included."""
+    import time
+    info = oracle.lookup(f"stablehlo.{op_name}")
+    for cls in (c for c in samplers_of(info).attribute_space if c.name in ("large", "cumulative-sum")):
+        for et_name in ("f32", "complex<f64>", "i8"):
+            case = class_case(op_name, cls.name, et_name)
+            started = time.perf_counter()
+            oracle.evaluate(oracle.parse_module(case.program), list(case.inputs))
+            assert time.perf_counter() - started < 5.0, (op_name, cls.name, et_name)

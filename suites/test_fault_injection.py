@@ -48,13 +48,29 @@ SAMPLE = {"maximum-nan": ["f32"], "sqrt-negative-zero": ["f32"], "round-even-hal
           "compare-unsigned-as-signed": ["ui32"], "exp-low-precision": ["f32"],
           "convert-i64-f32-double-rounding": ["i64"], "atan2-swapped-at-zeros": ["f32"],
           "complex-sqrt-imag-sign": ["complex<f32>"], "complex-log1p-naive": ["complex<f64>"],
-          "convert-flushes-destination-subnormals": ["f32"], "convert-f8-double-rounding-via-f16": ["f32"]}
+          "convert-flushes-destination-subnormals": ["f32"], "convert-f8-double-rounding-via-f16": ["f32"],
+          "triangular-solve-adjoint-unconjugated": ["complex<f32>"], "cholesky-lower-false-ignored": ["f64"],
+          "reduce-i1-add-as-xor": ["i1"], "reduce-large-drops-nan": ["f32"]}
 
 #: Faults on a conversion's destination edges, with a source type of every element-type family the
 #: bug can show on: a flush needs a float result that can be subnormal (no integer converts to
 #: one), rounding twice through f16 a source wider than f16.
 DESTINATION_FAULTS = {"convert-flushes-destination-subnormals": ["f32", "f16", "f8E5M2", "complex<f64>"],
                       "convert-f8-double-rounding-via-f16": ["f32", "f64"]}
+
+#: Faults that only the corners of the drawing reach (coinciding sizes, an attribute value on one
+#: family, a body on i1, a large size), with every element-type family where the bug can show:
+#: ADJOINT differs from TRANSPOSE only on complex; cholesky on 8-bit floats may break down at
+#: n >= 3 (undefined, masked); a NaN in a complex accumulation is implementation-defined
+#: (complex exceptions, spec "Floating-point exceptions"); booleans and integers have no NaN.
+CORNER_FAULTS = {
+    "concatenate-equal-shapes-reversed": ("bool", "signed", "unsigned", "narrow float", "float", "complex"),
+    "broadcast-in-dim-sorted-dims-coinciding": ("bool", "signed", "unsigned", "narrow float", "float", "complex"),
+    "triangular-solve-adjoint-unconjugated": ("complex",),
+    "cholesky-lower-false-ignored": ("float", "complex"),
+    "reduce-i1-add-as-xor": ("bool",),
+    "reduce-large-drops-nan": ("narrow float", "float"),
+}
 
 
 def _op_info(name: str):
@@ -205,6 +221,18 @@ def test_default_budget_reports_every_fault_on_every_type(capsys):
         print(f"\nfault injection: {len(FAULTS) - len(missed)}/{len(FAULTS)} faults reported at the CLI default "
               f"budget ({default_budget('run')} examples)" + "".join(f"\n  missed {n}: {t}" for n, t in missed.items()))
     assert not missed
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(CORNER_FAULTS))
+def test_corner_fault_is_reported_on_every_family_where_it_shows(name):
+    """`shlo-conform run --backend fault:NAME --ops OP` at the CLI default, over every element
+    type of the op, reports the fault in every family where it can show."""
+    every = [et for _, et in plan([FAULTS[name].op])]
+    caught_types = {r.dtypes[0] for r in _mismatches(name, every)}
+    caught = {type_family(t) for t in every if t in caught_types}
+    missed = sorted(set(CORNER_FAULTS[name]) - caught)
+    assert not missed, f"fault:{name} went unnoticed on {missed} at the CLI default budget"
 
 
 @pytest.mark.slow

@@ -14,6 +14,8 @@ between an OpInfo's reference and its ``sample_inputs_func``:
   * ``destination_values(signature)``: for an op whose result type differs from its operand's
     (a conversion), operand values that land on the RESULT type's edges, added to the op's
     special-value case (one array per operand; None: nothing to add).
+  * ``plan_keys``: the element types / quantized storage keys the op is planned on where its
+    record's element types do not say (uniform_dequantize's operand is quantized only).
 
 ``samplers_of(name)`` is the one way to read them: it loads every family module once.
 """
@@ -54,6 +56,7 @@ class Samplers:
     attribute_space: tuple[AttributeClass, ...] = ()
     signature_keys: Any = None
     destination_values: Optional[Callable[..., Optional[list]]] = None
+    plan_keys: Optional[tuple] = None
 
 
 SAMPLERS: dict[str, Samplers] = {}

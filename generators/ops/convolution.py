@@ -16,7 +16,10 @@ from oracle.registry import Signature
 from oracle.types import ELEMENT_TYPES, ElementType, TensorType, as_element_type
 
 from . import AttributeClass, samplers
-from .dot_general import draw_dot_inputs, draw_precision, ordinary_inputs
+from oracle.ops.dot_general import PRECISIONS
+
+from .linalg import planted_operands
+from .dot_general import draw_dot_inputs, draw_precision, full_precision_inputs, ordinary_inputs, precision_attr
 
 _I64 = ELEMENT_TYPES["i64"]
 
@@ -139,13 +142,14 @@ def _not(perm: tuple, excluded: tuple) -> tuple:
 
 def _draw_conv_class(draw, element_type, *, ns: int, feature_groups: int = 1, batch_groups: int = 1,
                      layout: bool = False, batch=None, cg=None, o=None, spatial=None, kernel=None,
-                     strides=None, pads=None, lds=None, rds=None, reversal=None) -> Signature:
+                     strides=None, pads=None, lds=None, rds=None, reversal=None, precision=None) -> Signature:
     """A convolution signature in one attribute class: what the class pins is given, the rest is
     plain (the [b, 0.., f]x[0.., i, o]->[b, 0.., f] layout, stride 1, no padding, no dilation,
     no reversal, one group) with drawn sizes that differ per lhs dimension (spatial 4..8, kernel
     2..3 in a drawn order, batch 1..2, features 2..5), so a swapped dimension changes a shape.
     ``layout``: non-default dimension numbers (input and kernel layouts other than the plain
-    one, the output layout other than the input's)."""
+    one, the output layout other than the input's).  ``precision``: precision_config =
+    [precision, precision] (else drawn)."""
     et = as_element_type(element_type)
     n = ns + 2
     plain = tuple(range(n))
@@ -168,7 +172,8 @@ def _draw_conv_class(draw, element_type, *, ns: int, feature_groups: int = 1, ba
     kernel = list(draw(st.permutations([2, 3])))[:ns] if kernel is None else list(kernel)
     w = Window(tuple(strides or (1,) * ns), tuple(pads or ((0, 0),) * ns), tuple(lds or (1,) * ns),
                tuple(rds or (1,) * ns), tuple(reversal or (False,) * ns), feature_groups, batch_groups)
-    attrs = draw_precision(draw, allow_algorithm=False, et=et)
+    attrs = (draw_precision(draw, allow_algorithm=False, et=et) if precision is None
+             else {"precision_config": precision_attr((precision, precision))})
     return conv_signature(et, d, w, batch, cg, o, spatial, kernel, attrs, dynamic=False)
 
 
@@ -235,6 +240,30 @@ def _layout(draw, et):
     return _draw_conv_class(draw, et, ns=2, layout=True)
 
 
+def _coinciding_layout(draw, et):
+    """Batch, features and spatial sizes all 3 in permuted layouts: a batch read as a feature (or
+    a spatial dimension as another) keeps every shape."""
+    return _draw_conv_class(draw, et, ns=2, layout=True, batch=3, cg=3, o=3, spatial=(3, 3), kernel=(2, 2))
+
+
+def _square_window(draw, et):
+    """A square input and kernel (spatial 6 x 6, kernel 3 x 3), one dimension maybe reversed: the
+    spatial dimensions swapped (a transposed image or kernel) keep every shape."""
+    reversal = _one_of(draw, 2, True, False) if draw(st.booleans()) else None
+    return _draw_conv_class(draw, et, ns=2, spatial=(6, 6), kernel=(3, 3), batch=1, cg=2, o=2, reversal=reversal)
+
+
+def _precision(value: str):
+    def draw_signature(draw, et):
+        return _draw_conv_class(draw, et, ns=1, spatial=(8,), kernel=(3,), batch=1, cg=8, o=2, precision=value)
+    return draw_signature
+
+
+def _large(draw, et):
+    """An input of 512 positions x 256 features (2^17 elements), a 3-tap kernel to 4 features."""
+    return _draw_conv_class(draw, et, ns=1, batch=1, cg=256, o=4, spatial=(512,), kernel=(3,))
+
+
 def _empty_batch(draw, et):
     return _draw_conv_class(draw, et, ns=2, batch=0)
 
@@ -290,6 +319,19 @@ CONVOLUTION_CLASSES = (
     AttributeClass("layout-permuted", _layout, ordinary_inputs, why=(
         "convolution (C13, C18, C20): input and kernel dimensions not in [b, 0, 1, f]x[0, 1, i, o] order and an "
         "output layout other than the input's")),
+    AttributeClass("coinciding-layout", _coinciding_layout, ordinary_inputs, why=(
+        "convolution (C13, C18, C20) on coinciding sizes: batch, features and spatial sizes all 3 in permuted "
+        "layouts, so a batch dimension read as a feature one, or the spatial dimensions swapped, keeps every "
+        "shape and changes the values")),
+    AttributeClass("square-window", _square_window, ordinary_inputs, why=(
+        "convolution (C9, C25) on coinciding sizes: a square input and kernel (one window maybe reversed), "
+        "where the spatial dimensions swapped, or the reversal applied to the other one, keep every shape")),
+    *(AttributeClass(f"precision-{p.lower()}", _precision(p), full_precision_inputs, why=(
+        f"convolution precision_config = [{p}, {p}] on full-width operands (an implementation may trade "
+        "accuracy for speed below HIGHEST: judged against the tolerance of the precision)")) for p in PRECISIONS),
+    AttributeClass("large", _large, planted_operands, why=(
+        "convolution (C25) at a large size: 2^17 input elements (512 positions x 256 features, 768-term sums), "
+        "where backends take im2col, blocked and multi-threaded paths; NaN, +-inf and -0 planted at drawn positions")),
     AttributeClass("empty-batch", _empty_batch, why=(
         "convolution (C10, C25): a size-0 input batch: an empty result with every other dimension non-zero")),
 )

@@ -22,6 +22,7 @@ from oracle.registry import Signature
 from oracle.types import ALL_ELEMENT_TYPES, ElementType, TensorType, as_element_type
 
 from . import AttributeClass, samplers
+from .linalg import planted_operands
 
 
 # ------------------------------------------------------------------ random signatures
@@ -134,7 +135,8 @@ def _draw_dot_general(draw, element_type, key=None):
 
 # ------------------------------------------------------------------ attribute space
 
-def _draw_dot_class(draw, element_type, *, roles, sizes, crossed=(), pinned=(), vector_side=False):
+def _draw_dot_class(draw, element_type, *, roles, sizes, crossed=(), pinned=(), vector_side=False,
+                    precision=None):
     """A dot_general signature in one attribute class.  ``roles`` = (nb, nc, nl, nr): how many
     batching, contracting, lhs-only and rhs-only dimensions, sized from a shuffle of ``sizes``, a
     pool of DIFFERENT sizes (a swapped free dimension then changes a shape), in the order batch +
@@ -144,7 +146,8 @@ def _draw_dot_class(draw, element_type, *, roles, sizes, crossed=(), pinned=(), 
     [0, 1]), so the i-th lhs dimension pairs with the i-th rhs one by its place in the list
     only, and the group's dimensions share ONE size: a backend that pairs them by axis order
     then computes wrong values instead of rejecting the program; crossed lhs batching axes are
-    never the leading ones.  ``vector_side``: (nl, nr) is drawn as (1, 0) or (0, 1)."""
+    never the leading ones.  ``vector_side``: (nl, nr) is drawn as (1, 0) or (0, 1).
+    ``precision``: precision_config = [precision, precision] (else drawn)."""
     et = as_element_type(element_type)
     nb, nc, nl, nr = roles
     if vector_side and draw(st.booleans()):
@@ -167,7 +170,8 @@ def _draw_dot_class(draw, element_type, *, roles, sizes, crossed=(), pinned=(), 
         lo, hi = (0, nb) if group == "batch" else (nb, nb + nc)
         lp[lo:hi] = sorted(lp[lo:hi], reverse=True)
         rp[lo:hi] = sorted(rp[lo:hi])
-    attrs = draw_precision(draw, allow_algorithm=False, et=et)
+    attrs = (draw_precision(draw, allow_algorithm=False, et=et) if precision is None
+             else {"precision_config": precision_attr((precision, precision))})
     return dot_signature(et, et, batch, contract, lhs_free, rhs_free, lp, rp, attrs)
 
 
@@ -199,6 +203,22 @@ def ordinary_inputs(draw, sig: Signature) -> list[np.ndarray]:
     return [_ordinary(rng, t.element_type, t.shape) for t in sig.operand_types]
 
 
+def full_precision_inputs(draw, sig: Signature) -> list[np.ndarray]:
+    """Operands with full-width significands (floats, complex) where a precision_config class must
+    tell the precisions apart (a DEFAULT that rounds operands to bf16 changes these products);
+    small varying integers otherwise."""
+    rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
+    return [_random_floats(rng, t.element_type, t.shape) if t.element_type.is_float or t.element_type.is_complex
+            else _ordinary(rng, t.element_type, t.shape) for t in sig.operand_types]
+
+
+def _large_dot(draw, element_type):
+    """A 256 x 512 lhs (2^17 elements) times a 512 x 16 rhs: dot products of 512 terms, where
+    backends take blocked, vectorized and multi-threaded kernels."""
+    et = as_element_type(element_type)
+    return dot_signature(et, et, [], [512], [256], [16], [1, 0], [0, 1], {})
+
+
 def _dot_class(name: str, why: str, inputs=ordinary_inputs, **pins) -> AttributeClass:
     return AttributeClass(name, functools.partial(_draw_dot_class, **pins), inputs, why=why)
 
@@ -228,6 +248,22 @@ DOT_GENERAL_CLASSES = (
     _dot_class("matrix-vector", "dot_general (C12): a rank-2 operand contracted with a rank-1 one (matrix-vector "
                "or vector-matrix), the contracting axis drawn first or last", roles=(0, 1, 1, 0),
                sizes=(3, 5, 7), vector_side=True),
+    _dot_class("square-matmul", "dot_general on coinciding sizes: a square matrix product (n x n by n x n), "
+               "where an operand transposed or the operands swapped keeps every shape and changes the values",
+               roles=(0, 1, 1, 1), sizes=(5, 5, 5)),
+    _dot_class("equal-roles", "dot_general (C9, C10) on coinciding sizes: batching, contracting and free "
+               "dimensions of one size, so a batching dimension read as a contracting one (or a free one) "
+               "gives the right result shape and wrong values", roles=(1, 1, 1, 1), sizes=(4, 4, 4, 4)),
+    _dot_class("equal-batch-contract", "dot_general (C7, C8) on coinciding sizes: two batching and two "
+               "contracting dimensions all of one size, listed in different axis orders: pairs taken by axis "
+               "order keep the shapes", roles=(2, 2, 1, 1), sizes=(3, 3, 3, 3, 3, 3), crossed=("batch", "contract")),
+    *(_dot_class(f"precision-{p.lower()}", f"dot_general precision_config = [{p}, {p}] on full-width operands "
+                 "(an implementation may trade accuracy for speed below HIGHEST: judged against the "
+                 "tolerance of the precision)", inputs=full_precision_inputs, roles=(1, 1, 1, 1),
+                 sizes=(2, 16, 3, 4), precision=p) for p in PRECISIONS),
+    AttributeClass("large", _large_dot, planted_operands, why=(
+        "dot_general (C12) at a large size: 2^17 lhs elements, 512-term dot products (blocked and multi-threaded "
+        "kernels), NaN, +-inf and -0 planted at drawn positions")),
     _dot_class("rank0-result", "dot_general (C12): every dimension of both operands contracted (two of "
                "different sizes, at drawn axes): a rank-0 result", roles=(0, 2, 0, 0),
                sizes=(3, 4, 5, 6)),

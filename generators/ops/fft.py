@@ -15,20 +15,21 @@ from oracle.ops.fft import fft_result_shape
 from oracle.registry import Signature
 from oracle.types import TensorType, as_element_type, element_type, element_type_of_dtype
 
-from . import samplers
+from . import AttributeClass, samplers
 from .linalg import normal_samples, rounded_to_type, seeded_rng
 
 
-def _draw_fft(draw, element_type_):
+def _draw_fft(draw, element_type_, fft_type=None, min_length: int = 1):
+    """``fft_type``: pinned (else drawn among those the type takes); ``min_length``: the least
+    fft_length (3: every length tells a transform from its inverse or conjugate)."""
     et = as_element_type(element_type_)
-    if et.is_complex:
-        fft_type = draw(st.sampled_from(("FFT", "IFFT", "IRFFT")))
-    else:
-        fft_type = "RFFT"
-    rank_l = draw(st.integers(1, 3))
-    sizes = st.sampled_from((1, 2, 3, 4, 5, 6, 7, 8, 12, 16) if rank_l < 3 else (1, 2, 3, 4, 5))
+    if fft_type is None:
+        fft_type = draw(st.sampled_from(("FFT", "IFFT", "IRFFT"))) if et.is_complex else "RFFT"
+    rank_l = draw(st.integers(1, 3 if min_length == 1 else 2))
+    sizes = st.sampled_from(tuple(n for n in ((1, 2, 3, 4, 5, 6, 7, 8, 12, 16) if rank_l < 3 else (1, 2, 3, 4, 5))
+                                  if n >= min_length))
     lengths = tuple(draw(sizes) for _ in range(rank_l))
-    batch = tuple(draw(st.lists(st.integers(0, 3), max_size=2)))
+    batch = tuple(draw(st.lists(st.integers(0 if min_length == 1 else 1, 3), max_size=2)))
     real = et if not et.is_complex else et.component
     cplx = element_type(f"complex<{real.name}>")
     if fft_type == "IRFFT":
@@ -77,4 +78,18 @@ def _hermitian_edges(y: np.ndarray, lengths) -> np.ndarray:
     return y
 
 
-samplers("stablehlo.fft", draw_signature=_draw_fft, draw_inputs=_draw_fft_inputs)
+def _fft_class(fft_type: str) -> AttributeClass:
+    """fft_type crossed with the element-type families that take it (complex: FFT, IFFT, IRFFT;
+    real: RFFT), lengths >= 3."""
+    def draw_signature(draw, element_type_):
+        et = as_element_type(element_type_)
+        if et.is_complex != (fft_type != "RFFT"):
+            return None
+        return _draw_fft(draw, et, fft_type, min_length=3)
+    return AttributeClass(fft_type.lower(), draw_signature, _draw_fft_inputs,
+                          f"fft (C2)-(C5): fft_type = {fft_type} on lengths >= 3, where a transform, its inverse and "
+                          "its conjugate all differ")
+
+
+samplers("stablehlo.fft", draw_signature=_draw_fft, draw_inputs=_draw_fft_inputs,
+         attribute_space=tuple(_fft_class(t) for t in ("FFT", "IFFT", "RFFT", "IRFFT")))

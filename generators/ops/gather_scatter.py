@@ -19,6 +19,7 @@ from oracle.ops.gather_scatter import GATHER_FIELDS, SCATTER_FIELDS
 from oracle.registry import Signature
 from oracle.types import ELEMENT_TYPES, TensorType, as_element_type
 
+from ..regions import BODY_OPS, reducer_body
 from . import AttributeClass, samplers
 from .indexing import draw_data, draw_index_values, index_types
 
@@ -476,6 +477,19 @@ def _full_slice_structure(draw):
     return shape, dn, slice_sizes, (9, 2), _ANY_INDEX
 
 
+def _coinciding_structure(draw):
+    """A cube operand of side 3, every dim indexed with start_index_map not sorted, one dim
+    collapsed and equal slice sizes of 2 on the others, 3 start vectors of 3 components: operand,
+    slice and index sizes coincide, so a start component applied to another dim, or offset dims
+    taken in another order, keep every shape."""
+    start_map = draw(st.permutations(range(3)).filter(lambda p: list(p) != sorted(p)))
+    collapsed = draw(st.integers(0, 2))
+    slice_sizes = [1 if d == collapsed else 2 for d in range(3)]
+    dn = {"offset_dims": (1, 2), "collapsed_slice_dims": (collapsed,), "start_index_map": tuple(start_map),
+          "index_vector_dim": 1}
+    return (3, 3, 3), dn, slice_sizes, (3, 3), _ANY_INDEX
+
+
 def _zero_slice_structure(draw):
     """Rank 2 or 3: an offset dim with slice size 0 (an empty result: (C21) allows 0), the
     others collapsed / partial."""
@@ -513,6 +527,10 @@ _GATHER_CLASSES = [
                   _unsigned_structure, _start_rows("unsigned")),
     _gather_class("slice-size-full", "gather (C21): slice_sizes = shape(operand) at an indexed dim: every start "
                   "clamps to 0", _full_slice_structure, _start_rows("past")),
+    _gather_class("coinciding-sizes", "gather (C18), (C22) on coinciding sizes: a cube operand, equal slice "
+                  "sizes and as many start vectors as components, start_index_map unsorted: a component applied "
+                  "to the wrong operand dim, or offset dims permuted, keeps the shape and moves the values",
+                  _coinciding_structure, _start_rows(None)),
     _gather_class("slice-size-zero", "gather (C21): a slice size of 0 at an offset dim: an empty result",
                   _zero_slice_structure),
 ]
@@ -548,7 +566,10 @@ def _scatter_class(name: str, why: str, structure, rows, body: str, *, variadic:
         shape, dn, window_sizes, window_dims, index_shape, index_names = structure(draw)
         dn = {f: tuple(dn.get(f, ())) for f in SCATTER_FIELDS} | {"index_vector_dim": dn["index_vector_dim"]}
         types = [et] + ([ELEMENT_TYPES["f16" if et.name == "i32" else "i32"]] if variadic else [])
-        region = draw(draw.reducer_bodies(types).filter(lambda b: b.name == body)).region
+        chosen = reducer_body(body, types)
+        if chosen is None:  # the types do not take this body (xor on floats, max on complex)
+            return None
+        region = chosen.region
         ivd = dn["index_vector_dim"]
         update_shape = _combine([n for d, n in enumerate(index_shape) if d != ivd], window_sizes, window_dims)
         indices_t = TensorType(tuple(index_shape), _index_type(draw, index_names))
@@ -597,6 +618,16 @@ def _inserted_pair_structure(index_names, rows: int | None = None):
         return shape, dn, [draw(st.integers(1, shape[window_dim]))], (1,), \
             (rows or draw(st.integers(4, 6)), 2), index_names
     return structure
+
+
+def _coinciding_scatter_structure(draw):
+    """A cube input of side 3: two inserted dims indexed in a drawn order, the window dim whole
+    (size 3), 3 index vectors: input, window and index sizes coincide."""
+    window_dim = draw(st.integers(0, 2))
+    inserted = tuple(d for d in range(3) if d != window_dim)
+    dn = {"update_window_dims": (1,), "inserted_window_dims": inserted,
+          "scatter_dims_to_operand_dims": tuple(draw(st.permutations(inserted))), "index_vector_dim": 1}
+    return (3, 3, 3), dn, [3], (1,), (3, 2), _ANY_INDEX
 
 
 def _partly_out_structure(draw):
@@ -687,6 +718,14 @@ _SCATTER_CLASSES = (
     _scatter_class("overwrite-unique", "scatter: an update_computation that returns the update (overwrite) on "
                    "pairwise-different indices: every result element is determined",
                    _inserted_pair_structure(_ANY_INDEX), _unique_rows, "second"),
+    _scatter_class("coinciding-sizes", "scatter (C20), (C22) on coinciding sizes: a cube input, a whole-dim "
+                   "window and as many index vectors as the side: an index component applied to the other "
+                   "inserted dim, or the window laid along another dim, keeps the shape",
+                   _coinciding_scatter_structure, _unique_rows, "second"),
+    *(_scatter_class(f"body-{name}", f"scatter with a {name} update_computation (one window updated three "
+                     "times: the updates combine) on every element-type family that takes it, i1 and 2- / 4-bit "
+                     "integers included", _row_window_structure(), _duplicate_rows, name)
+      for name in BODY_OPS if name not in ("add", "second")),
     _scatter_class("index-vector-dim-inner", "scatter (C19), (C22): index_vector_dim 0 or 1 of rank-3 "
                    "scatter_indices, not the last dim", _inner_vector_scatter_structure, _start_rows(None), "add"),
 )

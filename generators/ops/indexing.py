@@ -16,7 +16,7 @@ from oracle.types import ELEMENT_TYPES, TensorType, as_element_type
 
 from . import samplers
 from .elements import drawn_elements, integers, pick, sampled_from
-from .structural import data_class, distinct_inputs, distinct_sides
+from .structural import data_class, distinct_inputs, distinct_sides, equal_sides
 
 __all__ = ["index_types", "draw_index_values", "draw_data"]
 
@@ -164,6 +164,17 @@ def _pad_empty_operand(draw, et):
                           interior)
 
 
+def _pad_sub_byte(draw, et):
+    """Types narrower than a byte only: odd sides, positive edges and interior padding on both
+    dimensions, so result rows start and end inside a packed byte (the other classes spread
+    over a family's widths leave 2- and 4-bit types cropped, empty or scalar cases)."""
+    if et.bits >= 8:
+        return None
+    shape = draw(st.permutations((3, 5)))
+    return _pad_signature(et, shape, [draw(st.integers(1, 3)) for _ in shape], [draw(st.integers(1, 3)) for _ in shape],
+                          [draw(st.integers(1, 2)) for _ in shape])
+
+
 def _pad_rank0(draw, et):
     return _pad_signature(et, (), (), (), ())
 
@@ -186,6 +197,9 @@ _PAD_SPACE = (
     _pad_class("empty-operand", "pad (C4): max(shape(operand) - 1, 0) * interior_padding of a size-0 "
                "dimension: the result is all padding_value", _pad_empty_operand),
     _pad_class("rank0", "pad (C2): a rank-0 operand, empty padding lists", _pad_rank0),
+    _pad_class("sub-byte-packed", "pad (C3, C4) on a type narrower than a byte (i1, 2- and 4-bit integers and "
+               "floats): positive edges and interior padding on odd sides, rows that start and end inside a "
+               "packed byte", _pad_sub_byte),
 )
 
 
@@ -321,6 +335,14 @@ def _reverse_with_side(side: int):
     return draw_signature
 
 
+def _reverse_cube(draw, et):
+    """One or two of the dimensions of a cube (never only the innermost)."""
+    dims = draw(st.permutations(range(3)))[:draw(st.integers(1, 2))]
+    if list(dims) == [2]:
+        dims = [0]
+    return _reverse_signature(et, equal_sides(draw, 3, 2, 5), dims)
+
+
 def _reverse_none(draw, et):
     return _reverse_signature(et, distinct_sides(draw, draw(st.integers(1, 3)), 2, 6), ())
 
@@ -330,6 +352,9 @@ _REVERSE_SPACE = (
     data_class("middle-subset", "reverse: the two middle dimensions of rank 4, the outer ones kept",
                _reverse_middle),
     data_class("last-dim", "reverse (C3) high edge: only the innermost dimension", _reverse_last),
+    data_class("cube", "reverse on coinciding sizes: one or two dimensions of a cube, where a "
+               "dimension numbered from the other end, or one stride used for every dimension, keeps the "
+               "shape and moves the values", _reverse_cube),
     data_class("size1-dim", "reverse: a size-1 dimension reversed (dim - 0 - 1 = 0) with another one",
                _reverse_with_side(1)),
     data_class("size0-dim", "reverse: a size-0 dimension reversed with another one (no elements)",

@@ -17,6 +17,7 @@ from oracle.registry import Signature
 from oracle.types import TensorType, as_element_type
 
 from ..tensors import input_sets
+from ..quantized import QUANTIZED_KEYS
 from . import samplers
 from .elements import quantization_edges
 
@@ -109,4 +110,6 @@ def _draw_dequantize_inputs(draw, sig) -> list:
     return [np.where(flat % 2 == 0, chosen.astype(np.int64), generic.astype(np.int64)).astype(generic.dtype)]
 
 
-samplers("stablehlo.uniform_dequantize", draw_signature=_draw_uniform_dequantize, draw_inputs=_draw_dequantize_inputs)
+# (I1) operand: a quantized tensor -- planned on every storage type, its record has no plain type
+samplers("stablehlo.uniform_dequantize", draw_signature=_draw_uniform_dequantize, draw_inputs=_draw_dequantize_inputs,
+         plan_keys=QUANTIZED_KEYS)

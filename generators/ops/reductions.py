@@ -18,8 +18,10 @@ from oracle.ops.reductions import is_identity, monoid_identity, monoid_ops, num_
 from oracle.registry import Signature
 from oracle.types import ElementType, TensorType, as_element_type
 
+from ..regions import BODY_OPS, reducer_body
 from . import AttributeClass, samplers
 from .elements import drawn_elements, integers
+from .linalg import planted_values
 
 
 # ------------------------------------------------------------------ random signatures
@@ -326,6 +328,66 @@ def _size_one_dim(draw):
     return shape, [one]
 
 
+# --- every body on every element-type family, and large sizes (shared by reduce and reduce_window)
+
+def _body_of(name: str, et: ElementType):
+    """The body ``name`` of the reducer menu on ``et``; None where ``et`` does not take it."""
+    return reducer_body(name, [et])
+
+
+def _nondegenerate(draw) -> tuple[list[int], list[int]]:
+    """Rank 2 or 3, sides 3 to 6 (all different), one drawn dimension reduced: every result
+    combines several values, even on i1 and the 2-bit integers."""
+    rank = draw(st.integers(2, 3))
+    return _distinct_sizes(draw, rank, 3, 6), [draw(st.integers(0, rank - 1))]
+
+
+def _reduce_body_class(name: str) -> AttributeClass:
+    def draw_signature(draw, element_type):
+        body = _body_of(name, as_element_type(element_type))
+        if body is None:
+            return None
+        shape, dims = _nondegenerate(draw)
+        return _reduce_signature([as_element_type(element_type)], body.region, shape, dims)
+    return AttributeClass(f"body-{name}", draw_signature, _identity_inits,
+                          f"reduce with a {name} body{_BODY_WHY[name]} on a non-degenerate shape, the body's "
+                          "identity as init where it has one: drawn on every element-type family that takes it, "
+                          "i1 and 2- / 4-bit integers included")
+
+
+_BODY_WHY = {"add": " (logical or on i1, wrapping on integers)", "multiply": " (logical and on i1)",
+             "maximum": "", "minimum": "", "and": "", "or": "", "xor": "",
+             "first": " returning its first argument (in a reduction: schedule-dependent, masked where it matters)",
+             "second": " returning its second argument (in a reduction: schedule-dependent, masked where it "
+                       "matters)"}
+
+#: A large reduction: 2^17 elements in rows of 512, where backends switch to vectorized, tiled
+#: and multi-threaded code paths; NaN, +-inf and -0 planted at drawn positions.
+LARGE_SHAPE = (256, 512)
+
+
+def _large_body(draw, et: ElementType):
+    """add (the sum kernels) or maximum (where ordered): with an identity, so every schedule agrees."""
+    names = [n for n in ("add", "maximum") if _body_of(n, et) is not None and _has_identity(f"stablehlo.{n}", et)]
+    return _body_of(draw(st.sampled_from(names)), et) if names else None
+
+
+def _large_inputs(draw, sig: Signature) -> list:
+    """Planted values for every input tensor, the body's identity as init."""
+    n = len(sig.regions[-1].arguments) // 2
+    values = [planted_values(draw, t) for t in sig.operand_types[:-n]] + [np.zeros((), t.element_type.dtype)
+                                                                          for t in sig.operand_types[-n:]]
+    return _set_inits(draw, sig, values, non_identity=False)
+
+
+def _large_reduce(draw, element_type):
+    et = as_element_type(element_type)
+    body = _large_body(draw, et)
+    if body is None:
+        return None
+    return _reduce_signature([et], body.region, LARGE_SHAPE, [draw(st.sampled_from([1, 1, 0]))])
+
+
 REDUCE_CLASSES = (
     AttributeClass("empty-reduced-dim", _reduce_class(_empty_reduced_dim, "any"), _other_inits,
                    "reduce: a reduced dimension of size 0 reduces no value, the result is the init value "
@@ -349,6 +411,10 @@ REDUCE_CLASSES = (
     AttributeClass("max-min-other-init", _reduce_class(_one_dim, "max-min"), _idempotent_other_inits,
                    "reduce: a maximum / minimum body whose init is inside the values' range; the init takes "
                    "part as a term (results it cannot change are compared)"),
+    *(_reduce_body_class(name) for name in BODY_OPS),
+    AttributeClass("large", _large_reduce, _large_inputs,
+                   "reduce of 2^17 elements along rows of 512 (or columns of 256), where backends take vectorized, "
+                   "tiled and multi-threaded paths, with NaN, +-inf and -0 planted at drawn positions"),
 )
 
 
@@ -450,6 +516,45 @@ def _plain_windows(draw):
     return shape, window, {"strides": [draw(st.integers(1, 2)) for _ in shape]}
 
 
+def _reduce_window_body_class(name: str) -> AttributeClass:
+    def draw_signature(draw, element_type):
+        et = as_element_type(element_type)
+        body = _body_of(name, et)
+        if body is None:
+            return None
+        shape = _distinct_sizes(draw, 2, 3, 6)
+        window = [draw(st.integers(2, 3)) for _ in shape]
+        return _reduce_window_signature([et], body.region, shape, window, strides=[1, draw(st.integers(1, 2))])
+    return AttributeClass(f"body-{name}", draw_signature, _identity_inits,
+                          f"reduce_window with a {name} body{_BODY_WHY[name]} over windows of 2 or 3 on a "
+                          "non-degenerate input: drawn on every element-type family that takes it")
+
+
+def _large_windows(draw, element_type):
+    """2^17 elements in windows of 1 x 128 (4 per row of 512), non-overlapping."""
+    et = as_element_type(element_type)
+    body = _large_body(draw, et)
+    if body is None:
+        return None
+    return _reduce_window_signature([et], body.region, LARGE_SHAPE, [1, 128], strides=[1, 128])
+
+
+#: Rows of a cumulative sum: 512 long (every output sums up to 512 values: the oracle holds
+#: rows x 512 x 512 window elements, so the rows are few).
+CUMULATIVE_SHAPE = (16, 512)
+
+
+def _cumulative_sum(draw, element_type):
+    """A cumulative sum (or running maximum) along rows of 512: window 1 x 512, low padding 511,
+    the way frontends lower cumsum / cummax."""
+    et = as_element_type(element_type)
+    body = _large_body(draw, et)
+    if body is None:
+        return None
+    n = CUMULATIVE_SHAPE[1]
+    return _reduce_window_signature([et], body.region, CUMULATIVE_SHAPE, [1, n], low=[0, n - 1], high=[0, 0])
+
+
 REDUCE_WINDOW_CLASSES = (
     AttributeClass("base-dilation", _reduce_window_class(_base_dilated), _identity_inits,
                    "reduce_window (C8), (C9), (C15): base_dilations > 1 put init values between the input "
@@ -476,6 +581,13 @@ REDUCE_WINDOW_CLASSES = (
     AttributeClass("variadic", _reduce_window_class(_plain_windows, "variadic"), _variadic_inputs,
                    "reduce_window (C1), (C13): two inputs windowed together, an argmax-style (value, index) "
                    "body"),
+    *(_reduce_window_body_class(name) for name in BODY_OPS),
+    AttributeClass("large", _large_windows, _large_inputs,
+                   "reduce_window over 2^17 elements in windows of 128 along rows of 512 (vectorized and tiled "
+                   "paths), NaN, +-inf and -0 planted at drawn positions"),
+    AttributeClass("cumulative-sum", _cumulative_sum, _large_inputs,
+                   "reduce_window as a cumulative sum / running maximum along rows of 512 (window 1 x 512, low "
+                   "padding 511: how frontends lower cumsum), NaN, +-inf and -0 planted at drawn positions"),
 )
 
 
@@ -491,14 +603,21 @@ def _windows_have_values(shape, window, strides, low, high) -> bool:
     return True
 
 
-def _select_and_scatter_class(geometry):
+def _select_and_scatter_class(geometry, direction=None, scatter_body=None):
     """A select_and_scatter class: ``geometry(draw) -> (shape, window, strides, low, high)``;
-    the select is drawn (GE, GT, LE, LT), the scatter is add (another monoid where add has
-    no identity)."""
+    the select is ``direction``'s (else drawn: GE, GT, LE, LT), the scatter ``scatter_body``
+    of the reducer menu (None where the type does not take it), else add (another monoid where
+    add has no identity)."""
     def draw_signature(draw, element_type):
         et = as_element_type(element_type)
-        scatter = _monoid_body(draw, [et], ("add",) if _has_identity("stablehlo.add", et) else ("multiply",))
-        select = draw(draw.select_bodies(et))
+        if scatter_body is not None:
+            scatter = _body_of(scatter_body, et)
+            if scatter is None:
+                return None
+        else:
+            scatter = _monoid_body(draw, [et], ("add",) if _has_identity("stablehlo.add", et) else ("multiply",))
+        selects = draw.select_bodies(et)
+        select = draw(selects if direction is None else selects.filter(lambda b: b.name == direction.lower()))
         shape, window, strides, low, high = geometry(draw)
         return _select_and_scatter_signature(et, shape, window, strides, low, high, select.region, scatter.region)
     return draw_signature
@@ -607,6 +726,14 @@ SELECT_AND_SCATTER_CLASSES = (
     AttributeClass("stride-past-window", _select_and_scatter_class(_stride_past_window), _other_inits,
                    "select_and_scatter (C2): window_strides > window_dimensions; elements no window covers are "
                    "never selected and keep the init value"),
+    *(AttributeClass(f"select-{d.lower()}", _select_and_scatter_class(_overlapping, direction=d), _tied_inputs,
+                     f"select_and_scatter with a {d} select over overlapping windows with tied keys: each "
+                     "direction picks another element (GE / LE the first tie, GT / LT the last)")
+      for d in ("GE", "GT", "LE", "LT")),
+    *(AttributeClass(f"scatter-body-{name}", _select_and_scatter_class(_overlapping, scatter_body=name),
+                     _identity_inits, f"select_and_scatter with a {name} scatter body{_BODY_WHY[name]} over "
+                     "overlapping windows (selected elements combine several sources): every element-type family "
+                     "that takes it") for name in BODY_OPS),
 )
 
 
@@ -615,4 +742,24 @@ samplers("stablehlo.reduce_window", draw_signature=_draw_reduce_window, draw_inp
          attribute_space=REDUCE_WINDOW_CLASSES)
 samplers("stablehlo.select_and_scatter", draw_signature=_draw_select_and_scatter, draw_inputs=_draw_inits,
          attribute_space=SELECT_AND_SCATTER_CLASSES)
-samplers("stablehlo.map", draw_signature=_draw_map)
+# --- map
+
+def _map_body_class(name: str) -> AttributeClass:
+    """map of two operands with the reducer menu's body ``name`` (two scalars in, one out)."""
+    def draw_signature(draw, element_type):
+        et = as_element_type(element_type)
+        body = _body_of(name, et)
+        if body is None:
+            return None
+        shape = tuple(_distinct_sizes(draw, draw(st.integers(1, 3)), 2, 5))
+        return Signature((TensorType(shape, et),) * 2, {"dimensions": ir.DenseArray("i64", tuple(range(len(shape))))},
+                         (TensorType(shape, et),), (body.region,))
+    return AttributeClass(f"body-{name}", draw_signature, None,
+                          f"map (C3)-(C5) of two operands with a {name} computation{_BODY_WHY[name]}: drawn on every "
+                          "element-type family that takes it")
+
+
+MAP_CLASSES = tuple(_map_body_class(name) for name in BODY_OPS)
+
+
+samplers("stablehlo.map", draw_signature=_draw_map, attribute_space=MAP_CLASSES)

@@ -16,7 +16,7 @@ from oracle.ops.rng import ALGORITHMS
 from oracle.registry import Signature
 from oracle.types import ELEMENT_TYPES, ElementType, TensorType, as_element_type
 
-from . import samplers
+from . import AttributeClass, samplers
 
 
 # ------------------------------------------------------------------ rng_bit_generator
@@ -35,16 +35,23 @@ def _draw_rng_bit_generator(draw, element_type):
 
 # ----------------------------------------------------------------------------- rng
 
-def _draw_rng(draw, element_type):
+def _normal_ok(et: ElementType) -> bool:
+    """NORMAL needs a float type (C2) with negative values: f8E8M0FNU cannot hold such a sample."""
+    return et.is_float and not et.name.startswith("f8E8M0")
+
+
+def _draw_rng(draw, element_type, distribution=None):
+    """``distribution``: pinned (then a few thousand elements), else drawn."""
     et = as_element_type(element_type)
-    # NORMAL needs a float type (C2) with negative values: f8E8M0FNU cannot hold such a sample
-    normal_ok = et.is_float and not et.name.startswith("f8E8M0")
-    distribution = draw(st.sampled_from(("UNIFORM", "NORMAL") if normal_ok else ("UNIFORM",)))
-    # Mostly a few thousand elements (the statistical comparison needs them), sometimes
-    # the edge cases: rank 0 and empty results.
-    shape = draw(st.one_of(st.sampled_from([(), (0,), (3, 0)]),
-                           st.tuples(st.integers(1000, 4096)),
-                           st.tuples(st.integers(20, 64), st.integers(20, 64))))
+    if distribution is None:
+        distribution = draw(st.sampled_from(("UNIFORM", "NORMAL") if _normal_ok(et) else ("UNIFORM",)))
+        # Mostly a few thousand elements (the statistical comparison needs them), sometimes
+        # the edge cases: rank 0 and empty results.
+        shape = draw(st.one_of(st.sampled_from([(), (0,), (3, 0)]),
+                               st.tuples(st.integers(1000, 4096)),
+                               st.tuples(st.integers(20, 64), st.integers(20, 64))))
+    else:
+        shape = draw(st.one_of(st.tuples(st.integers(1000, 4096)), st.tuples(st.integers(32, 64), st.integers(32, 64))))
     scalar = TensorType((), et)
     attrs = {"rng_distribution": ir.EnumAttr("rng_distribution", distribution)}
     shape_t = TensorType((len(shape),), ELEMENT_TYPES["i64"])
@@ -95,4 +102,16 @@ def _bounds(et: ElementType, distribution: str):
 
 
 samplers("stablehlo.rng_bit_generator", draw_signature=_draw_rng_bit_generator)
-samplers("stablehlo.rng", draw_signature=_draw_rng, draw_inputs=_draw_rng_inputs)
+def _rng_class(distribution: str) -> AttributeClass:
+    def draw_signature(draw, element_type):
+        et = as_element_type(element_type)
+        if distribution == "NORMAL" and not _normal_ok(et):
+            return None
+        return _draw_rng(draw, et, distribution)
+    return AttributeClass(distribution.lower(), draw_signature, _draw_rng_inputs,
+                          f"rng (C2): rng_distribution = {distribution} on a few thousand elements, judged by its "
+                          "statistical test, on every element-type family that takes it")
+
+
+samplers("stablehlo.rng", draw_signature=_draw_rng, draw_inputs=_draw_rng_inputs,
+         attribute_space=(_rng_class("UNIFORM"), _rng_class("NORMAL")))

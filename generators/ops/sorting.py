@@ -14,6 +14,7 @@ from oracle.registry import Signature
 from oracle.types import TensorType, as_element_type
 
 from . import AttributeClass, samplers
+from .linalg import planted_values
 
 
 def _draw_sort(draw, element_type):
@@ -151,6 +152,27 @@ def _sized_dim(size: int):
     return structure
 
 
+def _large_sort_class() -> AttributeClass:
+    """Rows of 512, where backends switch sorting algorithms (the oracle's merge sort of 2^17 keys
+    takes seconds on 2^17 keys, so the rows are few): keys with NaN, +-inf
+    and -0 planted, TOTALORDER for floats (a strict weak order with NaN), an i32 payload."""
+    def draw_signature(draw, et):
+        types = [et, as_element_type("i32")]
+        name = "lt_totalorder" if et.is_float else "lt"
+        region = draw(draw.comparators(types).filter(lambda b: b.name == name)).region
+        return _sort_signature(types, LARGE_SORT_SHAPE, 1, True, region)
+
+    def draw_inputs(draw, sig):
+        key_t, payload_t = sig.operand_types
+        return [planted_values(draw, key_t), _numbered(payload_t.element_type, payload_t.shape)]
+    return AttributeClass("large", draw_signature, draw_inputs,
+                          "sort of rows of 512 keys, where backends switch algorithms (vectorized, "
+                          "parallel merges), NaN, +-inf and -0 planted at drawn positions")
+
+
+LARGE_SORT_SHAPE = (4, 512)
+
+
 _SORT_CLASSES = (
     _sort_class("ties-stable-last", "sort: is_stable = true keeps the input order of keys the comparator (LT) "
                 "calls equal; keys from 2-3 values, sorted along the last dim of a rank-3 operand",
@@ -172,6 +194,7 @@ _SORT_CLASSES = (
     _sort_class("unstable-determined", "sort with is_stable = false: the order of equal keys is left open, but "
                 "here equal keys are equal in every operand, so the results are still determined", _rank2,
                 _key_values, stable=False, payload_of_key=True),
+    _large_sort_class(),
 )
 
 

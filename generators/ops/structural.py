@@ -21,7 +21,7 @@ from oracle.types import ELEMENT_TYPES, ElementType, TensorType, as_element_type
 from . import AttributeClass, samplers
 from .elements import drawn_elements, integers
 
-__all__ = ["values_of", "distinct_inputs", "distinct_operands", "distinct_sides", "cycle", "data_class",
+__all__ = ["values_of", "distinct_inputs", "distinct_operands", "distinct_sides", "equal_sides", "cycle", "data_class",
            "factorization", "broadcast_shapes"]
 
 
@@ -121,6 +121,17 @@ def distinct_sides(draw, rank: int, lo: int = 2, hi: int = 7, limit: int = 300) 
         i = sides.index(max(sides))
         sides[i] -= 1
     return tuple(sides)
+
+
+def equal_sides(draw, rank: int, lo: int = 2, hi: int = 5, limit: int = 300) -> tuple[int, ...]:
+    """``rank`` equal sizes in [lo, hi] (a square, a cube), at most ``limit`` elements: the
+    coinciding-sizes counterpart of ``distinct_sides``.  A backend that reads an attribute wrongly
+    fails loudly (a shape error) where sizes differ, and silently -- wrong values in the right
+    shape -- only where they coincide."""
+    n = draw(st.integers(lo, hi))
+    while n > lo and n ** rank > limit:
+        n -= 1
+    return (n,) * rank
 
 
 def cycle(draw, items) -> dict:
@@ -295,6 +306,22 @@ def _cyclic_transpose(rank: int, lo: int = 2, hi: int = 7):
     return draw_signature
 
 
+def _transpose_cube(draw, et):
+    """A 3-cycle (or a swap of two of three dimensions) of a cube: every permutation gives the
+    operand's own shape, so only the values tell a misread permutation."""
+    shape = equal_sides(draw, 3, 2, 5)
+    if draw(st.booleans()):
+        step = cycle(draw, range(3))
+    else:
+        i, j = draw(st.permutations(range(3)))[:2]
+        step = {i: j, j: i}
+    return _transpose_signature(et, shape, [step.get(d, d) for d in range(3)])
+
+
+def _transpose_square(draw, et):
+    return _transpose_signature(et, equal_sides(draw, 2, 3, 12), (1, 0))
+
+
 def _transpose_high_rank(draw, et):
     """Rank 5 or 6 (sides 1 to 4 in a drawn order): a cycle through 3 or more dimensions, the
     other two swapped or kept."""
@@ -344,6 +371,11 @@ _TRANSPOSE_SPACE = (
                _transpose_high_rank),
     data_class("matrix", "transpose: the rank-2 swap of a non-square matrix (the tiled 2-D kernel)",
                _transpose_matrix),
+    data_class("cube", "transpose (C2) on coinciding sizes: a 3-cycle or a swap of a cube, where the "
+               "inverse (or any other) permutation gives the same shape and only the values differ",
+               _transpose_cube),
+    data_class("square", "transpose on a square matrix: a transpose skipped (or applied twice) keeps the "
+               "shape", _transpose_square),
     data_class("size1-moved", "transpose (C3): a size-1 dimension moved by the permutation (a backend "
                "may drop it and reshape)", _transpose_size1_moved),
     data_class("size0", "transpose (C3): a size-0 dimension moved by a 3-cycle", _transpose_size0),
@@ -379,6 +411,17 @@ def _broadcast_decreasing(draw, et):
     result = distinct_sides(draw, 3, 2, 6)
     rank = draw(st.integers(2, 3))
     dims = sorted(draw(st.permutations(range(3)))[:rank], reverse=True)
+    return _broadcast_signature(et, [result[d] for d in dims], dims, result)
+
+
+def _broadcast_coinciding(draw, et):
+    """A cube result and an operand of the same sides mapped in decreasing or shuffled order:
+    broadcast_dimensions read as sorted (the transpose dropped) still fits every shape."""
+    result = equal_sides(draw, 3, 2, 5)
+    rank = draw(st.integers(2, 3))
+    dims = list(draw(st.permutations(range(3)))[:rank])
+    if dims == sorted(dims):
+        dims = dims[::-1]
     return _broadcast_signature(et, [result[d] for d in dims], dims, result)
 
 
@@ -421,6 +464,9 @@ def _broadcast_interleaved(draw, et):
 _BROADCAST_SPACE = (
     data_class("decreasing-dims", "broadcast_in_dim (C4): broadcast_dimensions unique but decreasing "
                "(the operand's axes reversed into the result)", _broadcast_decreasing),
+    data_class("coinciding-unsorted-dims", "broadcast_in_dim (C4) on coinciding sizes: unsorted "
+               "broadcast_dimensions into a cube result, where reading them as sorted (dropping the "
+               "transpose) gives the right shape and wrong values", _broadcast_coinciding),
     data_class("size1-expansion", "broadcast_in_dim (C5): dim(operand, d) = 1 < dim(result, "
                "broadcast_dimensions[d]): operand_index[d] = 0", _broadcast_size1),
     data_class("rank0-operand", "broadcast_in_dim (C2): a rank-0 operand, empty broadcast_dimensions",
@@ -553,6 +599,11 @@ def _concatenate_of(count, sizes=None, dim=None):
     return draw_signature
 
 
+def _equal_sizes(draw):
+    """2 to 4 operands of one shape: operands emitted in another order keep the result's shape."""
+    return (draw(st.integers(1, 4)),) * draw(st.integers(2, 4))
+
+
 def _sizes_with_zeros(draw):
     """Size-0 operands first, between and last among non-empty ones of different sizes."""
     a, b = draw(st.permutations(range(1, 6)))[:2]
@@ -565,6 +616,9 @@ _CONCATENATE_SPACE = (
                _concatenate_of(2)),
     data_class("many-operands", "concatenate (C6): 4 to 6 inputs of different sizes, result offsets "
                "d0 + ... + dk-1", _concatenate_of((4, 6))),
+    data_class("equal-operands", "concatenate on coinciding sizes: 2 to 4 inputs of one shape, where "
+               "inputs emitted in another order (or one input repeated) keep the result's shape",
+               _concatenate_of(0, sizes=_equal_sizes)),
     data_class("zero-size-operands", "concatenate (C6): size-0 inputs first, between and last among "
                "non-empty ones (they add no offset)", _concatenate_of(0, sizes=_sizes_with_zeros)),
     data_class("dim-first", "concatenate (C4) low edge: dimension = 0 of rank 3", _concatenate_of((2, 3), dim=0)),
