@@ -13,9 +13,12 @@ What the adapter supplies, since TensorFlow does not check it against the module
 
 * ``Tout`` and ``Sout`` come from @main's signature, never guessed: a wrong ``Tout`` makes TF
   reinterpret the result's bits as the other type, silently;
-* a @main with a dynamic dimension (``tensor<?x...>``) gets the module attribute
-  ``jax.uses_shape_polymorphism = true``: without it the loader refuses to refine the shapes
-  from the arguments; ``Sout`` then has ``None`` there;
+* a program with a dynamic dimension (``tensor<?x...>``) or a dynamic op (dynamic_iota,
+  dynamic_gather, ...; adapters.batch.DYNAMIC) gets the module attribute
+  ``jax.uses_shape_polymorphism = true``: without it the loader refuses a module with dynamic
+  shapes ("Module has dynamic shapes") instead of refining them from the arguments' shapes
+  (which also turns a dynamic op with constant shape operands into its static form); ``Sout``
+  has ``None`` at a dynamic result dimension;
 * quantized programs are lowered to integer math first (adapters.xla.lower_quantized), so
   @main takes and returns storage integers, as for XLA;
 * ``XLA_FLAGS`` is cleared for the worker: TensorFlow's XLA aborts the process on a flag it
@@ -43,7 +46,7 @@ import re
 import numpy as np
 
 from .base import Rejected, RunStatus, main_signature, mlir_context, parse_mlir
-from .batch import LeftOut, compile_batch, first_occurrences, in_rounds, may_share_a_module
+from .batch import DYNAMIC, LeftOut, compile_batch, first_occurrences, in_rounds, may_share_a_module
 from .worker_client import WorkerBackend
 from .xla import Signature, aborts_xla, lower_quantized
 
@@ -124,7 +127,7 @@ class TensorflowEngine:
             self._dtype(ty, f"argument #{k}")
         tout = [self._dtype(ty, f"result #{k}") for k, ty in enumerate(result_types)]
         sout = [_shape(ty) for ty in result_types]
-        if any("?" in ty for ty in arg_types + result_types):
+        if DYNAMIC.search(program):
             from jaxlib.mlir import ir
 
             with mlir_context():  # the loader refines dynamic shapes only in modules marked so
@@ -209,7 +212,10 @@ class TensorflowBackend(WorkerBackend):
     """``tensorflow`` (eager XlaCallModule) and, where it differs, ``tensorflow-jit``."""
 
     flushes_subnormals = True  # measured (module docstring): TF's XLA CPU flushes f32 subnormals
-    worker_env = {"XLA_FLAGS": "", "TF_CPP_MIN_LOG_LEVEL": "2"}  # (jaxlib's flags abort TF's XLA)
+    #: jaxlib's XLA_FLAGS abort TF's XLA; TF's info and warning lines, and oneDNN's note that it
+    #: lacks AVX2 for f16 (an error line, whatever a crash was), would stand for a crash's cause in
+    #: the worker's stderr; oneDNN serves TF's own kernels, never XlaCallModule's XLA code.
+    worker_env = {"XLA_FLAGS": "", "TF_CPP_MIN_LOG_LEVEL": "2", "TF_ENABLE_ONEDNN_OPTS": "0"}
     batch_size = 32  # as xla's: 32 one-op programs per XlaCallModule
 
     def __init__(self, name: str = "tensorflow", env: dict[str, str] | None = None):
