@@ -188,3 +188,15 @@ def test_check_gives_every_shape_polymorphic_export_a_verdict(tmp_path, capsys):
     assert len(cases) == len(paths)
     assert {c["status"] for c in cases} <= {"pass", "implementation-defined", "mismatch"}, [
         (c["name"], c["status"], c.get("message")) for c in cases]
+
+
+def test_complex_nan_component_holds_exactly_on_a_nan_part():
+    from judge.conditions import triggered
+    from suites.test_condition_twins import first_op
+
+    op = first_op("""func.func @main(%a: tensor<2xcomplex<f32>>) -> tensor<2xf32> {
+  %0 = "stablehlo.abs"(%a) : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}""")
+    assert "complex_nan_component" in triggered(op, [np.array([1 + 2j, complex(0, np.nan)], np.complex64)], [])
+    assert "complex_nan_component" not in triggered(op, [np.array([1 + 2j, complex(0, np.inf)], np.complex64)], [])
