@@ -26,12 +26,29 @@ needs_tensorflow = pytest.mark.skipif(importlib.util.find_spec("tensorflow") is 
 DATA = pathlib.Path(__file__).parent / "data"
 
 
+#: An XLA flag TensorFlow's XLA does not know: in the worker's XLA_FLAGS it would kill the process
+#: at the first compile ("Unknown flag in XLA_FLAGS"), as jaxlib-only flags do.
+FOREIGN_XLA_FLAG = "--xla_flag_tensorflow_does_not_know=1"
+
+
 @pytest.fixture(scope="module")
 def tf_backend():
+    """The module's backend, its worker started under a caller's XLA_FLAGS that TF's XLA would
+    die of: every test below also shows the adapter keeps them from the worker."""
+    import os
+
     from adapters import get_backend
 
     backend = get_backend("tensorflow")
-    ok, why = backend.available()
+    old = os.environ.get("XLA_FLAGS")
+    os.environ["XLA_FLAGS"] = FOREIGN_XLA_FLAG
+    try:
+        ok, why = backend.available()  # (the worker takes the environment when it starts)
+    finally:
+        if old is None:
+            os.environ.pop("XLA_FLAGS")
+        else:
+            os.environ["XLA_FLAGS"] = old
     if not ok:
         backend.close()
         pytest.skip(f"tensorflow is not usable here: {why}")
