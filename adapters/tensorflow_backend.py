@@ -83,9 +83,13 @@ def tensorflow_message(error: Exception) -> str:
 def preload_worker() -> None:
     """What a TensorFlow worker does once before it forks its servers (adapters/worker.py):
     import tensorflow (10-20 s) and the XlaCallModule wrapper; the import starts no thread the
-    fork would lose (the eager context, whose thread pools are, starts in each server)."""
-    import tensorflow  # noqa: F401
-    from tensorflow.compiler.tf2xla.python import xla  # noqa: F401
+    fork would lose (the eager context, whose thread pools are, starts in each server).  Without
+    tensorflow it does nothing: the engine then says, in one line, why it cannot start."""
+    try:
+        import tensorflow  # noqa: F401
+        from tensorflow.compiler.tf2xla.python import xla  # noqa: F401
+    except ImportError:
+        pass
 
 
 class _Prepared:
