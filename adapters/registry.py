@@ -40,6 +40,7 @@ _JAX = ("jax", "jaxlib")
 _IREE = ("iree-base-compiler", "iree-base-runtime")
 IREE_INSTALL = "pip install 'stablehlo-conformance[iree]'"
 TORCH_INSTALL = "pip install 'stablehlo-conformance[torch]' (torch==2.13.0, CPU)"
+TENSORFLOW_INSTALL = "pip install 'stablehlo-conformance[tensorflow]' (tensorflow-cpu)"
 
 #: The backends built in, by name, in the order `shlo-conform backends` lists them.
 BUILT_IN: dict[str, BuiltIn] = {b.name: b for b in (
@@ -55,6 +56,8 @@ BUILT_IN: dict[str, BuiltIn] = {b.name: b for b in (
             takes_name=True),
     BuiltIn("torch-inductor", "torch_backend", "TorchBackend", "PyTorch, inductor (CPU)", ("torch",), TORCH_INSTALL,
             takes_name=True),
+    BuiltIn("tensorflow", "tensorflow_backend", "TensorflowBackend", "TensorFlow CPU, StableHLO through XlaCallModule",
+            ("tensorflow-cpu",), TENSORFLOW_INSTALL, takes_name=True),
 )}
 
 #: Families of built-in backends, named by a prefix and what follows it.

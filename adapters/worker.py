@@ -124,10 +124,13 @@ def _watch_parent():
 #: thread) and then forks a fresh server from, again after each crash: importing jax and
 #: scipy's LAPACK costs ~2 s of CPU, a fork ~0.1 s, and XLA aborts the process on some
 #: programs (a full run meets ~150 such crashes); importing torch costs seconds and inductor's
-#: first compile ~25 s more, and inductor's integer division by zero kills the process.
+#: first compile ~25 s more, and inductor's integer division by zero kills the process;
+#: importing tensorflow costs 10-20 s.
 _FORK_PRELOAD = {"xla": "adapters.xla:preload_worker", "xla-folded": "adapters.xla:preload_worker",
                  "adapters.torch_backend:TorchEngine:eager": "adapters.torch_backend:preload_eager",
-                 "adapters.torch_backend:TorchEngine:inductor": "adapters.torch_backend:preload_inductor"}
+                 "adapters.torch_backend:TorchEngine:inductor": "adapters.torch_backend:preload_inductor",
+                 "adapters.tensorflow_backend:TensorflowEngine:eager": "adapters.tensorflow_backend:preload_worker",
+                 "adapters.tensorflow_backend:TensorflowEngine:jit": "adapters.tensorflow_backend:preload_worker"}
 
 
 def _preload_and_fork(name: str, chan: "_Channel") -> bool:

@@ -19,8 +19,8 @@ from .registry import condition
 __all__ = ["complex_positive_zero_part", "complex_tiny_component", "complex_zero_component",
            "complex_large_component", "complex_component_square_overflows", "complex_exponential_component",
            "complex_power_zero_base", "complex_power_exponent_overflows", "complex_power_factor_out_of_range",
-           "complex_infinite_component", "complex_negative_zero_sum", "complex_component_ratio_0_58_to_0_67",
-           "complex_equal_real_parts"]
+           "complex_infinite_component", "complex_nan_component", "complex_negative_zero_sum",
+           "complex_component_ratio_0_58_to_0_67", "complex_equal_real_parts"]
 
 
 @condition
@@ -135,6 +135,12 @@ def complex_power_factor_out_of_range(op: ir.Op, operands: Sequence) -> bool:
         factors = (w.real * np.log(np.abs(z)), -w.imag * np.angle(z))
     high, low = math.log(float(fi.max)) - 1, math.log(float(fi.smallest_normal)) + 1
     return any(bool(np.any((f > high) | (f < low))) for f in factors)
+
+
+@condition
+def complex_nan_component(op: ir.Op, operands: Sequence) -> bool:
+    """Some complex operand element has a NaN real or imaginary part. (spec section "Types")"""
+    return _some_complex_component(operands, lambda c, fi: np.isnan(c))
 
 
 @condition
