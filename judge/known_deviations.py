@@ -65,7 +65,7 @@ def load_deviation_file(path: str) -> list[Deviation]:
     out = []
     for k, entry in enumerate(data.get("deviation", [])):
         where = f"{os.path.basename(path)} deviation #{k + 1}"
-        unknown = set(entry) - {"backends", "backend", "op", "ops", "dtypes", "statuses", "reason", "link", "when"}
+        unknown = set(entry) - {"backends", "backend", "op", "ops", "dtypes", "statuses", "reason", "link", "when", "blame", "versions"}
         if unknown:
             raise DeviationFileError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
         when = entry.get("when", "")
