@@ -28,11 +28,13 @@ import os
 import numpy as np
 
 from judge.compare import compare
+from judge.program_bound import oracle_run
 from judge.entry_fields import listed_entries, set_entry_field
 from judge.status import Status
 from judge.tolerance import tolerance_for
 import oracle
 from oracle import ir
+from oracle.errors import OracleError
 from oracle.literals import format_dense
 from oracle.numerics import flush_subnormals
 from oracle.types import TensorType
@@ -82,15 +84,28 @@ def checks_of(failing: Failing, flushes: bool) -> list[dict]:
         c = compare(exp, act, et, tol, impl_defined=masks[k] if k < len(masks) else None, flushed_expected=flushed)
         if c.status != Status.MISMATCH:
             continue
-        failing_at = (np.flatnonzero(c.failing) if c.failing is not None
-                      else np.arange(np.asarray(exp).size))[:CHECKED_ELEMENTS]
+        failing_at = np.flatnonzero(c.failing) if c.failing is not None else np.arange(np.asarray(exp).size)
+        failing_at = sorted(failing_at, key=lambda i: _only_zero_sign(exp, act, i))[:CHECKED_ELEMENTS]
         out.append({"output": k, "elements": [int(i) for i in failing_at], "tolerance": row})
     return out
 
 
+def _only_zero_sign(exp, act, flat: int) -> bool:
+    """Whether element ``flat`` differs only in the sign of a zero (shown after the others)."""
+    e, a = np.asarray(exp).reshape(-1)[flat], np.asarray(act).reshape(-1)[flat]
+    try:
+        return bool(e == 0 and a == 0)
+    except (TypeError, ValueError):
+        return False
+
+
+def _value(x: np.ndarray, flat: int) -> str:
+    return str(np.asarray(x).reshape(-1)[flat])
+
+
 def _scalar(x: np.ndarray, flat: int) -> str:
     v = x.reshape(-1)[flat:flat + 1]
-    return f"{v[0]!r} (0x{v.tobytes().hex()})"
+    return f"{str(v[0])} (0x{v.tobytes()[::-1].hex()})"
 
 
 def _index(shape, flat: int) -> list:
@@ -103,6 +118,10 @@ def derivation(failing: Failing, checks: list[dict]) -> tuple[list[str], list[st
     backend's."""
     verdict, main = failing.verdict, failing.module.main
     producers, values = _producers(main), dict(zip(main.arguments, failing.inputs))
+    try:  # every value of the program, as the specification computes it
+        values.update(oracle_run(failing.module, failing.inputs)[1])
+    except OracleError:
+        pass
     expected, actual = [], []
     for c in checks:
         value = main.ops[-1].operands[c["output"]]
@@ -125,6 +144,8 @@ def derivation(failing: Failing, checks: list[dict]) -> tuple[list[str], list[st
 def _literal(x: np.ndarray, ty) -> str:
     if not isinstance(ty, TensorType):
         return "(not a tensor)"
+    if np.size(x) <= 64:
+        return np.array2string(np.asarray(x), separator=", ", max_line_width=10 ** 6)
     text = format_dense(np.asarray(x), ty.element_type)
     return text if len(text) <= 400 else f"{text[:400]}... ({np.size(x)} elements, all in {SCRIPT})"
 
@@ -141,8 +162,8 @@ def _title(failing: Failing, checks: list[dict], family: str) -> str:
     c = checks[0]
     exp, act = np.asarray(v.expected[c["output"]]), np.asarray(v.actual[c["output"]])
     flat = c["elements"][0]
-    return (f"[{family}] {op} on {v.dtype}: returns {act.reshape(-1)[flat]!r} where the StableHLO specification "
-            f"gives {exp.reshape(-1)[flat]!r}")
+    return (f"[{family}] {op} on {v.dtype}: returns {_value(act, flat)} where the StableHLO specification "
+            f"gives {_value(exp, flat)}")
 
 
 def _family(backend: str) -> str:

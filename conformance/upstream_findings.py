@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass, field
 
 from judge.entry_fields import listed_entry
+from judge.known_deviations import DeviationFileError
 from judge.status import Status
 from oracle import ir
 from reports.reproducer import read_reproducer
@@ -83,12 +84,15 @@ def reproducer_folder(finding: str) -> str:
 
 
 def failing_case(finding: str, backend_name: str | None, *, timeout: float = 60.0,
-                 shrink_seconds: float = SHRINK_SECONDS, scratch: str | None = None) -> Failing:
+                 shrink_seconds: float = SHRINK_SECONDS, work_dir: str | None = None) -> Failing:
     """FINDING replayed on its backend, judged, and shrunk while it fails the same way."""
     entry, name = {}, parse_entry_name(finding)
     if name is not None:
-        entry = listed_entry(*name)
-        folder, backend_name = entry_reproducer(entry, name[0], backend_name, timeout=timeout, scratch=scratch)
+        try:
+            entry = listed_entry(*name)
+        except DeviationFileError as e:
+            raise UsageError(str(e)) from None
+        folder, backend_name = entry_reproducer(entry, name[0], backend_name, timeout=timeout, work_dir=work_dir)
     else:
         folder = reproducer_folder(finding)
     data = read_reproducer(folder)
@@ -146,7 +150,7 @@ def entry_backend(entry: dict, backend_name: str | None) -> str:
 
 
 def entry_reproducer(entry: dict, stem: str, backend_name: str | None, *, timeout: float,
-                     scratch: str | None = None) -> tuple[str, str]:
+                     work_dir: str | None = None) -> tuple[str, str]:
     """(reproducer folder, backend) of a failure the entry explains, from ``run``'s cases of its
     op(s) on its element types."""
     backend_name = entry_backend(entry, backend_name)
@@ -158,7 +162,7 @@ def entry_reproducer(entry: dict, stem: str, backend_name: str | None, *, timeou
     if not pairs:
         raise UsageError(f"{stem}: the entry's ops {ops} x types {dtypes} name no case `run` draws: "
                          "it needs a reproducer program of its own")
-    out = scratch or tempfile.mkdtemp(prefix="shlo-upstream-")
+    out = work_dir or tempfile.mkdtemp(prefix="shlo-upstream-")
     backend = usable_backend(backend_name)
     try:
         for k in range(0, len(pairs), 8):  # a few pairs at a time: stop at the first that shows it

@@ -78,9 +78,11 @@ def version_venv(package: str, version: str, root: str | None = None, find_links
     marker = os.path.join(folder, "installed")
     if os.path.exists(marker):
         return python
-    subprocess.run([sys.executable, "-m", "venv", "--clear", folder], check=True, capture_output=True, timeout=300)
+    # a venv without pip of its own: this interpreter's pip installs into it (``pip --python``)
+    subprocess.run([sys.executable, "-m", "venv", "--clear", "--without-pip", folder], check=True,
+                   capture_output=True, timeout=300)
     wanted = [f"{p}=={version}" for p in INSTALLED_TOGETHER.get(package, (package,))]
-    command = [python, "-m", "pip", "install", "-q", *wanted, *extras]
+    command = [sys.executable, "-m", "pip", "--python", python, "install", "-q", *wanted, *extras]
     if find_links:
         command += ["--no-index", "--find-links", find_links]
     env = {**os.environ, "PIP_CONSTRAINT": ""}  # a site-wide pin of the installed version must not apply

@@ -107,6 +107,11 @@ def _wrong(expected, actual, tol):
     return bad
 
 
+def _shown(x, k):
+    """An element as numpy prints it, with its bits (most significant first)."""
+    return f"{{str(x[k])}} (0x{{x[k:k + 1].tobytes()[::-1].hex()}})"
+
+
 def check(outputs):
     """(still wrong?, one line per checked element: index, expected, actual)."""
     lines, wrong = [], False
@@ -121,8 +126,7 @@ def check(outputs):
         for k, flat in enumerate(idx[:8]):
             where = [int(i) for i in np.unravel_index(int(flat), exp.shape)] if exp.shape else []
             mark = "WRONG" if bad[k] else "ok"
-            lines.append(f"output #{{c['output']}} {{where}}: expected {{e[k]!r}} (0x{{e[k:k+1].tobytes().hex()}}), "
-                         f"actual {{a[k]!r}} (0x{{a[k:k+1].tobytes().hex()}})  {{mark}}")
+            lines.append(f"output #{{c['output']}} {{where}}: expected {{_shown(e, k)}}, actual {{_shown(a, k)}}  {{mark}}")
     return wrong, lines
 
 
