@@ -23,8 +23,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 
-from judge.entry_fields import listed_entry
-from judge.known_deviations import DeviationFileError
+from judge.entry_fields import DeviationFileError, listed_entry
 from judge.status import Status
 from oracle import ir
 from reports.reproducer import read_reproducer

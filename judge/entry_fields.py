@@ -20,6 +20,8 @@ import tomllib
 
 from .known_deviations import DEVIATIONS_DIR, DeviationFileError
 
+__all__ = ["WRITABLE", "DeviationFileError", "entry_path", "listed_entries", "listed_entry", "set_entry_field"]
+
 #: The fields the upstream tools write.
 WRITABLE = ("link", "blame", "versions")
 

@@ -206,3 +206,45 @@ def test_the_xla_script_runs_in_a_venv_holding_only_jax(divide_report, tmp_path)
     assert rc == 1, printed
     assert subprocess.run([python, "-c", "import oracle"], capture_output=True).returncode != 0
     assert sys.executable != python
+
+
+SIGN = """func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %s = stablehlo.sign %x : tensor<3xf32>
+  return %s : tensor<3xf32>
+}
+"""
+POWER = """func.func @main(%x: tensor<2xf32>, %y: tensor<2xf32>) -> tensor<2xf32> {
+  %p = stablehlo.power %x, %y : tensor<2xf32>
+  return %p : tensor<2xf32>
+}
+"""
+
+
+def test_the_torch_script_carries_the_lowering_as_aten_code(tmp_path):
+    """sign(NaN) is NaN (spec sign: 'For floats: ... NaN if the element is NaN'); torch.sign
+    gives 0.  The script runs the lowering's FX code on torch alone."""
+    pytest.importorskip("torch")
+    x = np.array([np.nan, 2.0, -3.0], np.float32)
+    script = standalone_script("torch-eager", SIGN, [x], [np.array([np.nan, 1, -1], np.float32)],
+                               [{"output": 0, "elements": [0, 1, 2], "tolerance": {}}], title="sign")
+    assert "torch.ops.aten.sign" in script and "stablehlo" not in script.split("GRAPH_CODE")[1][:200]
+    path = tmp_path / "reproduce.py"
+    path.write_text(script)
+    rc, printed = run_script(str(path))
+    assert rc == 1, printed
+    assert "expected nan (0x7fc00000), actual 0.0 (0x00000000)  WRONG" in printed
+    assert "[1]: expected 1.0 (0x3f800000), actual 1.0 (0x3f800000)  ok" in printed
+
+
+def test_the_iree_script_compiles_and_runs_on_iree_alone(tmp_path):
+    """power(-2, 2) = 4 (IEEE-754 pow of a negative base and an integer exponent); llvm-cpu's
+    exp(y * log x) gives NaN.  power(2, 2) = 4 is right on both."""
+    pytest.importorskip("iree.compiler")
+    x, y = np.array([-2, 2], np.float32), np.array([2, 2], np.float32)
+    script = standalone_script("iree-llvm-cpu", POWER, [x, y], [np.array([4, 4], np.float32)],
+                               [{"output": 0, "elements": [0, 1], "tolerance": {"ulp": 1}}], title="power")
+    path = tmp_path / "reproduce.py"
+    path.write_text(script)
+    rc, printed = run_script(str(path))
+    assert rc == 1, printed
+    assert "[0]: expected 4.0 (0x40800000), actual nan" in printed and "[1]: expected 4.0" in printed
