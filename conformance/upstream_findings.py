@@ -19,9 +19,14 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
+import re
 import tempfile
 import time
 from dataclasses import dataclass, field
+
+import numpy as np
+
+import oracle
 
 from judge.entry_fields import DeviationFileError, listed_entry
 from judge.status import Status
@@ -123,7 +128,45 @@ def shrunk(backend, module: ir.Module, inputs: list, verdict: Verdict, timeout: 
             last["verdict"] = v
         return same
     module, inputs = shrink_program(module, list(inputs), still_fails, deadline=time.perf_counter() + seconds)
+    fewer = fewer_elements(module, inputs, last["verdict"])
+    if fewer is not None and still_fails(*fewer):
+        module, inputs = fewer
     return module, inputs, last["verdict"]
+
+
+#: Elements an element-wise program keeps when ``fewer_elements`` cuts it down.
+KEPT_ELEMENTS = 8
+
+
+def fewer_elements(module: ir.Module, inputs: list, verdict: Verdict) -> tuple[ir.Module, list] | None:
+    """A one-op element-wise program (an op of the oracle's ``elementwise`` family, every operand
+    of the result's shape) cut down to the elements where the backend's output differs, as a 1-D
+    program of at most KEPT_ELEMENTS: each element of an element-wise op depends on the operands'
+    elements at its own index only.  None when the program is not such a one."""
+    ops = [o for o in module.main.ops if o.name != "func.return"]
+    info = oracle.all_ops().get(ops[0].name) if len(ops) == 1 else None
+    if info is None or info.family != "elementwise" or ops[0].regions or verdict.actual is None:
+        return None
+    shape = np.shape(inputs[0]) if inputs else None
+    types = [a.type for a in module.main.arguments] + [r.type for r in ops[0].results]
+    if (not shape or any(np.shape(x) != shape for x in inputs)
+            or any(getattr(t, "shape", None) != shape for t in types) or len(verdict.actual) != 1):
+        return None
+    exp, act = np.asarray(verdict.expected[0]), np.asarray(verdict.actual[0])
+    masked = (verdict.masks or [None])[0]
+    masked = np.zeros(exp.size, bool) if masked is None else np.asarray(masked).reshape(-1)
+    differ = [i for i in range(exp.size) if not masked[i]
+              and exp.reshape(-1)[i:i + 1].tobytes() != act.reshape(-1)[i:i + 1].tobytes()]
+    if not differ or exp.size <= KEPT_ELEMENTS:
+        return None
+    keep = np.array(differ[:KEPT_ELEMENTS])
+    dims = "x".join(str(d) for d in shape) + "x"
+    text = re.sub(rf"tensor<{re.escape(dims)}", f"tensor<{len(keep)}x", oracle.print_module(module))
+    try:
+        smaller = oracle.parse_module(text)
+    except oracle.MlirError:
+        return None
+    return smaller, [np.asarray(x).reshape(-1)[keep] for x in inputs]
 
 
 def _entry_matches(recorded: dict, entry: dict) -> bool:

@@ -113,7 +113,17 @@ def bisect(versions: list[str], outcome) -> dict:
         return tried[versions[i]]
 
     hi, lo = len(versions) - 1, 0
-    if at(hi) != at(lo) and {at(hi), at(lo)} <= {"bad", "good"}:
+    runs = {"bad", "good"}
+    if at(lo) not in runs and at(hi) in runs:  # the oldest cannot run it: find the oldest that can
+        low = lo
+        while hi - low > 1:
+            mid = (low + hi) // 2
+            if at(mid) in runs:
+                hi = mid
+            else:
+                low = mid
+        lo, hi = hi, len(versions) - 1
+    if at(hi) != at(lo) and {at(hi), at(lo)} <= runs:
         while hi - lo > 1:  # at(lo) and at(hi) differ; find where it changes
             mid = (lo + hi) // 2
             o = at(mid)
@@ -127,11 +137,20 @@ def bisect(versions: list[str], outcome) -> dict:
 
 
 def summarize(package: str, tried: dict) -> dict:
-    ordered = list(tried)
+    ordered = [v for v in tried if tried[v] in ("bad", "good")]
     bad = [v for v in ordered if tried[v] == "bad"]
     good = [v for v in ordered if tried[v] == "good"]
+    unrunnable = [v for v in tried if v not in ordered]
+    found = _range(package, ordered, bad, good, tried)
+    if unrunnable:
+        found["summary"] += f"; {', '.join(unrunnable)} cannot run the reproducer"
+        found["field"] += [f"cannot run on {', '.join(unrunnable)}"] if found["field"] else []
+    return found
+
+
+def _range(package: str, ordered: list, bad: list, good: list, tried: dict) -> dict:
     if bad and not good:
-        summary = f"holds in every {package} version replayed ({ordered[0]} ... {ordered[-1]})"
+        summary = f"holds in every {package} version replayed that runs it ({ordered[0]} ... {ordered[-1]})"
         field = [f"{package}>={bad[0]},<={bad[-1]}"]
     elif bad and good and Version(good[-1]) < Version(bad[0]):
         summary = f"first bad {package} {bad[0]}, last good {good[-1]}"

@@ -165,6 +165,12 @@ def test_bisect_finds_where_the_behaviour_changes():
     assert found["summary"] == "first bad jaxlib 0.6, last good 0.5"
     assert len(seen) < len(versions)
     assert summarize("jaxlib", {"0.1": "bad", "0.2": "bad"})["summary"].startswith("holds in every jaxlib version")
+    # an old version that cannot run the program is no evidence either way: the oldest that can is found
+    seen.clear()
+    tried = bisect(versions, lambda v: (seen.append(v), "cannot run" if int(v[2:]) < 3 else "bad")[1])
+    found = summarize("jaxlib", tried)
+    assert found["field"][0] == "jaxlib>=0.3,<=0.9", found
+    assert "cannot run the reproducer" in found["summary"] and "0.2" in found["summary"]
 
 
 def _wheel(folder, name: str, version: str, bug: bool) -> None:
