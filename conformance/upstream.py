@@ -84,6 +84,10 @@ def checks_of(failing: Failing, flushes: bool) -> list[dict]:
         c = compare(exp, act, et, tol, impl_defined=masks[k] if k < len(masks) else None, flushed_expected=flushed)
         if c.status != Status.MISMATCH:
             continue
+        if c.failing is None:  # a result of another shape or type: the script checks that first
+            out.append({"output": k, "elements": [], "tolerance": row, "shape": list(np.shape(exp)),
+                        "actual_shape": list(np.shape(act)), "actual_dtype": str(np.asarray(act).dtype)})
+            continue
         failing_at = np.flatnonzero(c.failing) if c.failing is not None else np.arange(np.asarray(exp).size)
         failing_at = sorted(failing_at, key=lambda i: _only_zero_sign(exp, act, i))[:CHECKED_ELEMENTS]
         out.append({"output": k, "elements": [int(i) for i in failing_at], "tolerance": row})
@@ -127,6 +131,10 @@ def derivation(failing: Failing, checks: list[dict]) -> tuple[list[str], list[st
         value = main.ops[-1].operands[c["output"]]
         op = producers.get(value)
         exp, act = np.asarray(verdict.expected[c["output"]]), np.asarray(verdict.actual[c["output"]])
+        if not c["elements"]:
+            expected.append(f"output #{c['output']}: a {exp.dtype}{list(exp.shape)} tensor ({value.type}), "
+                            f"by the semantics above: {_literal(exp, value.type)}")
+            actual.append(f"output #{c['output']}: a {act.dtype}{list(act.shape)} tensor")
         for flat in c["elements"][:SHOWN]:
             where = f"output #{c['output']} {_index(exp.shape, flat)}"
             operands = [values.get(v) for v in op.operands] if op is not None else []
@@ -161,6 +169,9 @@ def _title(failing: Failing, checks: list[dict], family: str) -> str:
         return f"[{family}] {op} ({v.dtype or 'program'}): {v.status}: {first}"
     c = checks[0]
     exp, act = np.asarray(v.expected[c["output"]]), np.asarray(v.actual[c["output"]])
+    if not c["elements"]:
+        return (f"[{family}] {op} on {v.dtype}: returns a {act.dtype}{list(act.shape)} result where the StableHLO "
+                f"specification gives {exp.dtype}{list(exp.shape)}")
     flat = c["elements"][0]
     return (f"[{family}] {op} on {v.dtype}: returns {_value(act, flat)} where the StableHLO specification "
             f"gives {_value(exp, flat)}")
@@ -272,7 +283,7 @@ def script_blame(script_path: str) -> dict:
 
 def blame_field(found: dict) -> list[str]:
     """An entry's ``blame`` value: the minimal set of switches, ["none"] when no switch changes it."""
-    if found.get("error"):
+    if found.get("error") or not found.get("tried"):
         return []
     return [f"{k}={v}" for k, v in found.get("minimal", [])] or ["none"]
 

@@ -140,36 +140,61 @@ def still_wrong(switches=()):
     return check(run(switches))
 
 
+def in_children(switch_sets):
+    """still_wrong for each set of switches, in child processes (a compiler may abort on a
+    switch): True / False, None where it could not tell (the run raised, or killed its child)."""
+    results = []
+    while len(results) < len(switch_sets):
+        rest = switch_sets[len(results):]
+        child = subprocess.run([sys.executable, __file__, "--check-each", json.dumps(rest)],
+                               capture_output=True, text=True, timeout=3600)
+        answers = [json.loads(ln[8:]) for ln in child.stdout.splitlines() if ln.startswith("checked ")]
+        results += answers
+        if child.returncode != 0 and len(results) < len(switch_sets):
+            results.append(None)  # the next set took its child with it
+    return results
+
+
+def candidates_in_child():
+    child = subprocess.run([sys.executable, __file__, "--candidates"], capture_output=True, text=True, timeout=3600)
+    lines = [ln for ln in child.stdout.splitlines() if ln.startswith("candidates ")]
+    return [tuple(c) for c in json.loads(lines[-1][11:])] if lines else []
+
+
 def blame():
     """The switches that make the finding disappear: each one alone; when none does, a
     minimal set of them (all together, then dropping what is not needed)."""
-    candidates = candidate_switches()
-    fixing, unusable = [], []
-    for switch in candidates:
-        try:
-            if not still_wrong([switch])[0]:
-                fixing.append(switch)
-        except Exception:
-            unusable.append(switch)
-    if fixing:
-        return {{"alone": fixing, "minimal": [fixing[0]], "tried": len(candidates), "unusable": unusable}}
-    usable = [s for s in candidates if s not in unusable]
-    try:
-        if not usable or still_wrong(usable)[0]:
-            return {{"alone": [], "minimal": [], "tried": len(candidates), "unusable": unusable}}
-        needed = list(usable)
-        for switch in list(needed):
-            fewer = [s for s in needed if s != switch]
-            if fewer and not still_wrong(fewer)[0]:
-                needed = fewer
-        return {{"alone": [], "minimal": needed, "tried": len(candidates), "unusable": unusable}}
-    except Exception:
-        return {{"alone": [], "minimal": [], "tried": len(candidates), "unusable": unusable}}
+    candidates = candidates_in_child()
+    answers = in_children([[c] for c in candidates])
+    fixing = [c for c, a in zip(candidates, answers) if a is False]
+    unusable = [c for c, a in zip(candidates, answers) if a is None]
+    found = {{"alone": fixing, "minimal": fixing[:1], "tried": len(candidates), "unusable": unusable}}
+    usable = [c for c in candidates if c not in unusable]
+    if fixing or not usable or in_children([usable])[0] is not False:
+        return found
+    needed = list(usable)
+    for switch in list(needed):
+        fewer = [s for s in needed if s != switch]
+        if fewer and in_children([fewer])[0] is False:
+            needed = fewer
+    found["minimal"] = needed
+    return found
 
 
 def main(argv):
     if argv[:1] == ["--child"]:
         run(json.loads(argv[1]))
+        return 0
+    if argv[:1] == ["--check-each"]:
+        for switches in json.loads(argv[1]):
+            try:
+                answer = still_wrong(switches)[0]
+            except Exception:
+                answer = None
+            print("checked " + json.dumps(answer), flush=True)
+        return 0
+    if argv[:1] == ["--candidates"]:
+        print("candidates " + json.dumps(candidate_switches()), flush=True)
         return 0
     if argv[:1] == ["--blame"]:
         found = blame()

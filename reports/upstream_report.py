@@ -45,6 +45,8 @@ def blame_text(blame: dict | None) -> str:
     if blame.get("error"):
         return f"could not be run: {blame['error']}"
     minimal = [f"{k}={v}" for k, v in blame.get("minimal", [])]
+    if not blame.get("tried"):
+        return "no switch could be tried (the compiler's pass list could not be read)"
     if not minimal:
         return f"none: no single switch, nor all {blame.get('tried', 0)} together, makes it disappear"
     alone = [f"{k}={v}" for k, v in blame.get("alone", [])]
