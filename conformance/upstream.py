@@ -49,6 +49,8 @@ from .upstream_findings import Failing, failing_case
 from .upstream_running import run_script
 from .upstream_versions import BACKEND_PACKAGES, replay_versions
 
+#: The standalone reproducer's file name in the output folder.
+SCRIPT = "reproduce.py"
 #: Elements a script checks per output at most (the first failing ones).
 CHECKED_ELEMENTS = 64
 #: Checked elements the report spells out.
@@ -59,10 +61,11 @@ def _producers(main: ir.Function) -> dict:
     return {r: op for op in main.ops for r in op.results}
 
 
-def _tolerance_row(op: ir.Op | None, et) -> dict:
+def _tolerance(op: ir.Op | None, et):
+    """The tolerance row of ``op``'s result type (judge/tolerance.py), and the same as the script's data."""
     tol = tolerance_for(op.name.replace("stablehlo.", "") if op is not None else "*", et)
-    return {"ulp": tol.ulp, "rel": tol.rel, "abs": tol.abs, "strict_signed_zero": tol.strict_signed_zero,
-            "describe": tol.describe()}
+    return tol, {"ulp": tol.ulp, "rel": tol.rel, "abs": tol.abs, "strict_signed_zero": tol.strict_signed_zero,
+                 "describe": tol.describe()}
 
 
 def checks_of(failing: Failing, flushes: bool) -> list[dict]:
@@ -78,8 +81,7 @@ def checks_of(failing: Failing, flushes: bool) -> list[dict]:
         if not isinstance(value.type, TensorType):
             continue
         et = value.type.element_type
-        row = _tolerance_row(producers.get(value), et)
-        tol = tolerance_for(producers[value].name.replace("stablehlo.", "") if value in producers else "*", et)
+        tol, row = _tolerance(producers.get(value), et)
         flushed = flush_subnormals(exp) if flushes and np.asarray(exp).dtype.kind in "fc" else None
         c = compare(exp, act, et, tol, impl_defined=masks[k] if k < len(masks) else None, flushed_expected=flushed)
         if c.status != Status.MISMATCH:
@@ -156,9 +158,6 @@ def _literal(x: np.ndarray, ty) -> str:
         return np.array2string(np.asarray(x), separator=", ", max_line_width=10 ** 6)
     text = format_dense(np.asarray(x), ty.element_type)
     return text if len(text) <= 400 else f"{text[:400]}... ({np.size(x)} elements, all in {SCRIPT})"
-
-
-SCRIPT = "reproduce.py"
 
 
 def _title(failing: Failing, checks: list[dict], family: str) -> str:
@@ -282,10 +281,11 @@ def script_blame(script_path: str) -> dict:
 
 
 def blame_field(found: dict) -> list[str]:
-    """An entry's ``blame`` value: the minimal set of switches, ["none"] when no switch changes it."""
+    """An entry's ``blame`` value: each switch that alone makes the deviation disappear, else the
+    minimal set of them; ["none"] when no switch changes it."""
     if found.get("error") or not found.get("tried"):
         return []
-    return [f"{k}={v}" for k, v in found.get("minimal", [])] or ["none"]
+    return [f"{k}={v}" for k, v in found.get("alone") or found.get("minimal", [])] or ["none"]
 
 
 def _record_on_entry(entry_name: str, facts: dict) -> None:
