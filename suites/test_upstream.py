@@ -210,7 +210,7 @@ def test_the_xla_script_runs_in_a_venv_holding_only_jax(divide_report, tmp_path)
         pytest.skip(f"the package index is not reachable: {e}")
     rc, printed = run_script(str(out / "reproduce.py"), python=python)
     assert rc == 1, printed
-    assert subprocess.run([python, "-c", "import oracle"], capture_output=True).returncode != 0
+    assert subprocess.run([python, "-I", "-c", "import oracle"], capture_output=True).returncode != 0
     assert sys.executable != python
 
 
