@@ -27,12 +27,12 @@ import os
 
 import numpy as np
 
+import oracle
 from judge.compare import compare
-from judge.program_bound import oracle_run
 from judge.entry_fields import listed_entries, set_entry_field
+from judge.program_bound import oracle_run
 from judge.status import Status
 from judge.tolerance import tolerance_for
-import oracle
 from oracle import ir
 from oracle.errors import OracleError
 from oracle.literals import format_dense

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
+from adapters.iree import TARGETS, compile_flags, hal_element_types, sub_byte_boundary
+from adapters.torch_backend import traced_graph
+from adapters.xla import bake_inputs
 
 from .standalone_common import CANNOT_RUN, FIXED, SCRIPT, STILL_WRONG, encode_array, python_string
 
@@ -137,7 +139,6 @@ def _xla_part(backend: str, program: str, inputs: list) -> dict:
     platform = "cuda" if backend == "xla-gpu" else "cpu"
     baked = backend == "xla-folded"
     if baked:
-        from adapters.xla import bake_inputs
         program = bake_inputs(program, list(inputs))
     words = _FOLDED_NOTE if baked else f"XLA ({platform.upper()}, through jaxlib's PjRt client)"
     return {"needs": "jax and jaxlib", "words": words, "baked": baked, "program": program,
@@ -201,8 +202,6 @@ IREE_CANDIDATES = [("iree-opt-level", "O0"), ("iree-global-optimization-opt-leve
 
 
 def _iree_part(backend: str, program: str) -> dict:
-    from adapters.iree import TARGETS, compile_flags, hal_element_types, sub_byte_boundary
-
     target = TARGETS.get(backend)
     if target is None:
         raise NoStandalone(f"unknown IREE configuration {backend!r}")
@@ -217,8 +216,6 @@ def _iree_part(backend: str, program: str) -> dict:
 
 def iree_commands(backend: str, input_files: list[str], program_file: str = "program.mlir") -> list[str]:
     """The same run as ``iree-compile`` / ``iree-run-module`` command lines (inputs as .npy files)."""
-    from adapters.iree import TARGETS, compile_flags
-
     target = TARGETS[backend]
     return [" ".join(["iree-compile", program_file, "--iree-input-type=stablehlo",
                       f"--iree-hal-target-backends={target}", *compile_flags(target), "-o", "program.vmfb"]),
@@ -301,8 +298,6 @@ INDUCTOR_CANDIDATES = [("epilogue_fusion", False), ("pattern_matcher", False), (
 
 
 def _torch_part(backend: str, program: str, inputs: list) -> dict:
-    from adapters.torch_backend import traced_graph
-
     mode = backend.split("-", 1)[1]
     graph, constants, dtypes = traced_graph(program)
     code = graph.code
@@ -336,8 +331,6 @@ _BUFFER_DTYPES = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", 
 
 
 def _interpreter_part(program: str, inputs: list) -> dict:
-    from adapters.xla import bake_inputs
-
     odd = sorted({x.dtype.name for x in inputs if x.dtype.name not in _BUFFER_DTYPES})
     if odd:
         raise NoStandalone(f"the interpreter's results are read through the buffer protocol, which has no {odd}")
