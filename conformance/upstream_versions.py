@@ -144,26 +144,25 @@ def summarize(package: str, tried: dict) -> dict:
     found = _range(package, ordered, bad, good, tried)
     if unrunnable:
         found["summary"] += f"; {', '.join(unrunnable)} cannot run the reproducer"
-        found["field"] += [f"cannot run on {', '.join(unrunnable)}"] if found["field"] else []
     return found
 
 
 def _range(package: str, ordered: list, bad: list, good: list, tried: dict) -> dict:
     if bad and not good:
         summary = f"holds in every {package} version replayed that runs it ({ordered[0]} ... {ordered[-1]})"
-        field = [f"{package}>={bad[0]},<={bad[-1]}"]
+        field = f"{package}>={bad[0]},<={bad[-1]}"
     elif bad and good and Version(good[-1]) < Version(bad[0]):
         summary = f"first bad {package} {bad[0]}, last good {good[-1]}"
-        field = [f"{package}>={bad[0]},<={bad[-1]}", f"last good {good[-1]}"]
+        field = f"{package}>={bad[0]},<={bad[-1]}"
     elif bad and good and Version(bad[-1]) < Version(good[0]):
         summary = f"fixed in {package} {good[0]} (last bad {bad[-1]})"
-        field = [f"{package}>={bad[0]},<={bad[-1]}", f"fixed in {good[0]}"]
+        field = f"{package}>={bad[0]},<={bad[-1]}"
     elif good and not bad:
         summary = f"does not reproduce in any {package} version replayed"
-        field = []
+        field = ""
     else:
         summary = f"no clear range in {package}: " + ", ".join(f"{v} {o}" for v, o in tried.items())
-        field = []
+        field = ""
     return {"package": package, "tried": tried, "summary": summary, "field": field}
 
 
