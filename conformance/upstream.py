@@ -160,6 +160,17 @@ def _literal(x: np.ndarray, ty) -> str:
     return text if len(text) <= 400 else f"{text[:400]}... ({np.size(x)} elements, all in {SCRIPT})"
 
 
+def _types(failing: Failing) -> str:
+    """The culprit's element types as a title names them: its first operand's, and its result's
+    where that differs (is_finite of f8E4M3FNUZ returns i1)."""
+    v = failing.verdict
+    op = next((o for o in failing.module.main.ops if o.name == v.op), None)
+    operand = getattr(op.operands[0].type, "element_type", None) if op is not None and op.operands else None
+    if operand is None or str(operand) == v.dtype:
+        return v.dtype
+    return f"{operand} (result {v.dtype})"
+
+
 def _title(failing: Failing, checks: list[dict], family: str) -> str:
     v = failing.verdict
     op = v.op or "the program"
@@ -169,10 +180,10 @@ def _title(failing: Failing, checks: list[dict], family: str) -> str:
     c = checks[0]
     exp, act = np.asarray(v.expected[c["output"]]), np.asarray(v.actual[c["output"]])
     if not c["elements"]:
-        return (f"[{family}] {op} on {v.dtype}: returns a {act.dtype}{list(act.shape)} result where the StableHLO "
-                f"specification gives {exp.dtype}{list(exp.shape)}")
+        return (f"[{family}] {op} on {_types(failing)}: returns a {act.dtype}{list(act.shape)} result where "
+                f"the StableHLO specification gives {exp.dtype}{list(exp.shape)}")
     flat = c["elements"][0]
-    return (f"[{family}] {op} on {v.dtype}: returns {_value(act, flat)} where the StableHLO specification "
+    return (f"[{family}] {op} on {_types(failing)}: returns {_value(act, flat)} where the StableHLO specification "
             f"gives {_value(exp, flat)}")
 
 
