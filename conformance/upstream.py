@@ -294,7 +294,7 @@ def script_blame(script_path: str) -> dict:
 def blame_field(found: dict) -> list[str]:
     """An entry's ``blame`` value: each switch that alone makes the deviation disappear, else the
     minimal set of them; ["none"] when no switch changes it."""
-    if found.get("error") or not found.get("tried"):
+    if found.get("error") or not (found.get("tried") or found.get("listed")):
         return []
     return [f"{k}={v}" for k, v in found.get("alone") or found.get("minimal", [])] or ["none"]
 

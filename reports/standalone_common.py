@@ -158,13 +158,15 @@ def in_children(switch_sets):
 def candidates_in_child():
     child = subprocess.run([sys.executable, __file__, "--candidates"], capture_output=True, text=True, timeout=3600)
     lines = [ln for ln in child.stdout.splitlines() if ln.startswith("candidates ")]
-    return [tuple(c) for c in json.loads(lines[-1][11:])] if lines else []
+    return [tuple(c) for c in json.loads(lines[-1][11:])] if lines else None  # None: the listing died
 
 
 def blame():
     """The switches that make the finding disappear: each one alone; when none does, a
     minimal set of them (all together, then dropping what is not needed)."""
     candidates = candidates_in_child()
+    if not candidates:
+        return {{"alone": [], "minimal": [], "tried": 0, "unusable": [], "listed": candidates is not None}}
     answers = in_children([[c] for c in candidates])
     fixing = [c for c, a in zip(candidates, answers) if a is False]
     unusable = [c for c, a in zip(candidates, answers) if a is None]

@@ -46,7 +46,8 @@ def blame_text(blame: dict | None) -> str:
         return f"could not be run: {blame['error']}"
     minimal = [f"{k}={v}" for k, v in blame.get("minimal", [])]
     if not blame.get("tried"):
-        return "no switch could be tried (the compiler's pass list could not be read)"
+        return ("none: this backend configuration has no optimisation switch to turn off" if blame.get("listed")
+                else "no switch could be tried (listing the compiler's switches died)")
     if not minimal:
         return f"none: no single switch, nor all {blame.get('tried', 0)} together, makes it disappear"
     alone = [f"{k}={v}" for k, v in blame.get("alone", [])]

@@ -240,6 +240,8 @@ def test_the_torch_script_carries_the_lowering_as_aten_code(tmp_path):
     assert rc == 1, printed
     assert "expected nan (0x7fc00000), actual 0.0 (0x00000000)  WRONG" in printed
     assert "[1]: expected 1.0 (0x3f800000), actual 1.0 (0x3f800000)  ok" in printed
+    found = json.loads(run_script(str(path), "--blame", "--json")[1].splitlines()[-1])
+    assert found["tried"] == 0 and found["listed"] and blame_field(found) == ["none"]  # eager has no switch
 
 
 def test_the_iree_script_compiles_and_runs_on_iree_alone(tmp_path):
