@@ -200,7 +200,7 @@ def entry_reproducer(entry: dict, stem: str, backend_name: str | None, *, timeou
     dtypes = _patterns(entry, "dtype", "dtypes")
     pairs = [(info, et) for info, et in plan()
              if any(fnmatch.fnmatchcase(info.name.replace("stablehlo.", ""), o) for o in ops)
-             and any(fnmatch.fnmatchcase(et, d) for d in dtypes)]
+             and any(fnmatch.fnmatchcase(et, d) or fnmatch.fnmatchcase(et, d.split(",")[0]) for d in dtypes)]
     if not pairs:
         raise UsageError(f"{stem}: the entry's ops {ops} x types {dtypes} name no case `run` draws: "
                          "it needs a reproducer program of its own")
