@@ -104,6 +104,8 @@ def _wrong(expected, actual, tol):
             bad &= ~(np.abs(a - e) <= tol["rel"] * np.abs(e))
         if tol.get("abs") is not None:
             bad &= ~(np.abs(a - e) <= tol["abs"])
+        if tol.get("strict_signed_zero", True) and expected.dtype.kind != "c":  # (no bound excuses -0 for +0)
+            bad |= (e == 0) & (a == 0) & (np.signbit(e) != np.signbit(a))
     return bad
 
 

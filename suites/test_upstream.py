@@ -95,6 +95,13 @@ def test_the_script_exits_0_once_the_backend_gives_the_specified_values(tmp_path
         path = tmp_path / f"reproduce{code}.py"
         path.write_text(standalone_script("xla", program, INPUTS, [expected], checks, title="add"))
         assert run_script(str(path))[0] == code
+    # 0 + 0 is +0: a -0 expected stays wrong within any ULP bound (the sign of a zero is checked)
+    zeros = [np.zeros(4, np.float32), np.array(0, np.float32)]
+    path = tmp_path / "signed_zero.py"
+    path.write_text(standalone_script("xla", program, zeros, [np.full(4, -0.0, np.float32)],
+                                      [{"output": 0, "elements": [0], "tolerance": {"ulp": 2, "rel": 1e-3}}],
+                                      title="add"))
+    assert run_script(str(path))[0] == 1
 
 
 def test_a_script_that_imports_the_suite_is_caught(tmp_path):
