@@ -250,8 +250,8 @@ def write_upstream(failing: Failing, out: str, *, flushes: bool, blame: bool = F
              "op": v.op, "dtype": v.dtype, "entry": failing.entry_name, "link": failing.entry.get("link", ""),
              "script_exit": rc, "reproduces": rc == 1, "ops_before": failing.ops_before,
              "ops_after": len(main.ops) - 1}
-    if blame:
-        facts["blame"] = script_blame(script_path)
+    if blame:  # (switches can only be blamed for a failure the script shows)
+        facts["blame"] = script_blame(script_path) if rc == 1 else {"error": f"the script exits {rc}, not 1"}
     if versions:
         facts["versions"] = replay_versions(script_path, versions)
     if record and failing.entry_name:

@@ -166,6 +166,8 @@ def candidates_in_child():
 def blame():
     """The switches that make the finding disappear: each one alone; when none does, a
     minimal set of them (all together, then dropping what is not needed)."""
+    if in_children([[]])[0] is not True:
+        return {{"error": "the finding does not show without switches", "alone": [], "minimal": [], "tried": 0}}
     candidates = candidates_in_child()
     if not candidates:
         return {{"alone": [], "minimal": [], "tried": 0, "unusable": [], "listed": candidates is not None}}
