@@ -150,13 +150,13 @@ def summarize(package: str, tried: dict) -> dict:
 def _range(package: str, ordered: list, bad: list, good: list, tried: dict) -> dict:
     if bad and not good:
         summary = f"holds in every {package} version replayed that runs it ({ordered[0]} ... {ordered[-1]})"
-        field = f"{package}>={bad[0]},<={bad[-1]}"
+        field = f">={bad[0]},<={bad[-1]}"
     elif bad and good and Version(good[-1]) < Version(bad[0]):
         summary = f"first bad {package} {bad[0]}, last good {good[-1]}"
-        field = f"{package}>={bad[0]},<={bad[-1]}"
+        field = f">={bad[0]},<={bad[-1]}"
     elif bad and good and Version(bad[-1]) < Version(good[0]):
         summary = f"fixed in {package} {good[0]} (last bad {bad[-1]})"
-        field = f"{package}>={bad[0]},<={bad[-1]}"
+        field = f">={bad[0]},<={bad[-1]}"
     elif good and not bad:
         summary = f"does not reproduce in any {package} version replayed"
         field = ""

@@ -7,8 +7,8 @@ table as written (backends, op(s), dtypes, statuses, reason, when, link, blame, 
 rest of the file, comments included, is left as it is), for what the upstream tools find out:
 
 * ``blame``: the compiler switches that make the deviation disappear (["none"]: none does);
-* ``versions``: the range of the package's released versions the reproducer fails in (a version
-  specifier, ``"jaxlib>=0.7.0,<=0.10.2"``: the first and last bad version replayed);
+* ``versions``: the range of the backend's released versions the reproducer fails in (a PEP 440
+  specifier over the backend's version, ``">=0.7.0,<=0.10.2"``: the first and last bad version replayed);
 * ``link``: the upstream issue that reports the same wrong value.
 """
 
