@@ -65,6 +65,8 @@ class Backend(abc.ABC):
     * ``set_jobs``: one caller at a time (``takes_concurrent_callers``: threads may share it);
     * ``restart``: nothing to restart (``restartable``: it starts a fresh process);
     * ``worker_restarts``: none; ``batch_stats``: none kept; ``version``: none (``""``);
+    * ``deviations_file``: none (a plug-in may ship its own known deviations: the path of a TOML
+      file in judge/deviations/' format, applied as the submitter's, never as the suite's);
     * ``close``: nothing to release.
 
     Built-in backends derive from this class; a plug-in object that does not is wrapped
@@ -77,6 +79,7 @@ class Backend(abc.ABC):
     takes_concurrent_callers: bool = False  # after ``set_jobs(n)``, n threads may call it at once
     restartable: bool = False  # ``restart()`` makes the next call run in a fresh process
     batch_stats: dict | None = None  # counts of batches compiled and cases run alone, where it batches
+    deviations_file: str | None = None  # the backend's own known deviations (TOML), where it ships them
 
     @abc.abstractmethod
     def available(self) -> tuple[bool, str]:

@@ -21,8 +21,9 @@ import numpy as np
 
 from oracle import ir
 from oracle.evaluator import Context
-from oracle.numerics import flush_subnormals
+from oracle.numerics import flush_subnormals, round_to
 from oracle.ops.indexing import index_values
+from oracle.quantization import dequantize
 from oracle.registry import lookup
 from oracle.types import ELEMENT_TYPES, TensorType
 
@@ -783,6 +784,41 @@ def _(op, args, results, recompute):
     z = args[0]
     with np.errstate(all="ignore"):  # the operands' own precision throughout (f32 for complex<f32>)
         return [np.sqrt(z.real * z.real + z.imag * z.imag)]
+
+
+# -------------------------------------------------- destination types and intermediate roundings
+
+@fault("convert-flushes-destination-subnormals", "convert", "float -> narrower float with the destination's "
+       "subnormals flushed to zero (a cvt under FTZ / DAZ: f32 -> f16 results below 2^-14 become +-0)")
+def _(op, args, results, recompute):
+    src, dst = _convert_pair(op)
+    if not ((src.is_float or src.is_complex) and (dst.is_float or dst.is_complex)):
+        return results
+    return [flush_subnormals(results[0])]
+
+
+@fault("convert-f8-double-rounding-via-f16", "convert", "float -> 8-bit-or-narrower float through f16 "
+       "(f32 -> f16 -> f8E4M3FN): rounded twice, wrong just above or below a destination tie")
+def _(op, args, results, recompute):
+    src, dst = _convert_pair(op)
+    f16 = ELEMENT_TYPES["f16"].finfo
+    if not (src.is_float and src.bits > 16 and dst.is_float and dst.bits <= 8
+            and float(dst.finfo.max) <= float(f16.max) and float(dst.finfo.smallest_subnormal) >= float(f16.smallest_subnormal)):
+        return results
+    with np.errstate(all="ignore"):
+        x = args[0].astype(np.float64)
+        twice = round_to(round_to(x, ELEMENT_TYPES["f16"]).astype(np.float64), dst)
+        inside = np.isfinite(x) & (np.abs(x) <= float(f16.max))
+    return [np.where(inside, twice, results[0])]
+
+
+@fault("uniform-dequantize-zero-point-sign", "uniform_dequantize", "dequantize as (x + zero_point) * scale: "
+       "the zero point's sign flipped (an offset stored negated, as some int8 runtimes keep it)")
+def _(op, args, results, recompute):
+    t = op.operands[0].type
+    qt = t.element_type
+    flipped = dataclasses.replace(qt, zero_points=tuple(-int(z) for z in qt.zero_points))
+    return [dequantize(np.asarray(args[0]), TensorType(np.asarray(args[0]).shape, flipped))]
 
 
 # ---------------------------------------------------------------------------- backend

@@ -40,7 +40,7 @@ def plugin_names() -> list[str]:
 class PluginBackend(Backend):
     """A plug-in's backend object that does not derive from Backend, seen as one: the plug-in
     protocol's members and the optional ones it has (``OPTIONAL_METHODS``, ``batch_size``,
-    ``batch_stats``, a ``version`` string) are its own, every other member Backend's default."""
+    ``batch_stats``, a ``version`` string, a ``deviations_file`` path) are its own, every other member Backend's default."""
 
     def __init__(self, plugged, name: str):
         self.plugged, self.name = plugged, name
@@ -48,6 +48,8 @@ class PluginBackend(Backend):
         self.offered = frozenset(m for m in OPTIONAL_METHODS if callable(getattr(plugged, m, None)))
         self.batch_size = getattr(plugged, "batch_size", 0) or 0
         self.batch_stats = getattr(plugged, "batch_stats", None)
+        shipped = getattr(plugged, "deviations_file", None)
+        self.deviations_file = shipped if isinstance(shipped, str) and shipped else None
         self.supports_grid = "run_grid" in self.offered
         self.takes_concurrent_callers = "set_jobs" in self.offered
         self.restartable = "restart" in self.offered

@@ -10,8 +10,11 @@ Runs, with a fixed seed and example count (two runs give the same report):
 
 then writes to OUT: ``differential.json``, ``spec-examples.json``, ``corpus.json``
 (results.json format), ``reproducers/``, ``report.html``, ``junit.xml``, ``summary.json``
-and ``summary.txt`` (what conforms, what deviates - explained by a known deviation or not -,
-what the backend rejects), and ``timing.json`` (kept apart: times differ between runs).
+and ``summary.txt`` (what conforms, what deviates - explained by a known deviation or not,
+waived by this suite's entries or the submitter's -, what the backend rejects), and
+``timing.json`` (kept apart: times differ between runs), with the rest of a submission
+package (conformance/package.py: statement, plan, environment, recorded outputs, waivers,
+certificate, manifest) that ``shlo-conform verify`` checks.
 """
 
 from __future__ import annotations
@@ -22,17 +25,21 @@ import time
 
 import numpy as np
 
+from judge import explain
 from judge.grouping import group_cases
-from adapters.base import STATUSES, RunStatus
+from adapters.base import STATUSES, RunStatus, backend_version
 from judge.results import KNOWN, UNEXPECTED, CaseResult, Run, worst
 from judge.explain import stale_deviations
-from judge.status import Status
+from judge.status import FAILING, Status
 from judge.verdict import Traits, judge_program, oracle_run
 from oracle.mlir_text import parse_module
 from reports.coverage import coverage_gaps, coverage_text, gaps_text, op_coverage
 from reports.html import render_report
 from reports.results import atomic_write_text, write_results
 from reports.summary import problems_text
+
+from .package import (backend_statement, certificate_html, certificate_text, environment, plan_digest,
+                      relied_on, suite_identity, toml_text, write_manifest, write_outputs, write_waivers)
 
 RESULT_FILES = {"differential": "differential.json", "spec-example": "spec-examples.json", "corpus": "corpus.json"}
 
@@ -51,20 +58,6 @@ def _versions() -> dict:
 
 # ------------------------------------------------------------------- the three parts
 
-def claimed_pairs(backend, ops=None, dtypes=None) -> tuple[list, dict]:
-    """(op x element type pairs the backend claims, {"op:type": why not} for the others)."""
-    from conformance.run import plan
-
-    claimed, not_claimed = [], {}
-    for info, et in plan(ops, dtypes):
-        ok, why = backend.supports({et})
-        if ok:
-            claimed.append((info, et))
-        else:
-            not_claimed[f"{info.mnemonic}:{et}"] = why
-    return claimed, not_claimed
-
-
 def _result_types(type_texts: list[str]) -> list[str]:
     from oracle.types import TensorType, parse_type
 
@@ -82,44 +75,47 @@ def _result_types(type_texts: list[str]) -> list[str]:
 
 def run_spec_examples(backend, ops=None, timeout: float = 60.0) -> list[CaseResult]:
     """Every runnable spec example of the selected ops on ``backend``, checked against the documented values."""
+    return [judge_spec_example(ex, backend, None, timeout) for ex in spec_examples_of(ops)]
+
+
+def spec_examples_of(ops=None) -> list:
+    """The spec's examples of the selected ops (all with ``ops`` None)."""
     from conformance.spec_examples import extract_examples
+
+    return [ex for ex in extract_examples() if ops is None or ex.op in ops]
+
+
+def judge_spec_example(ex, backend, run=None, timeout: float = 60.0) -> CaseResult:
+    """One spec example's result: ``run`` (the backend's RunResult; None: run it now) checked
+    against the documented values and by the oracle's judge."""
     from judge.documented import compare_documented
 
-    results = []
-    for ex in extract_examples():
-        if ops is not None and ex.op not in ops:
-            continue
-        base = dict(id=f"spec:{ex.id}", ops=[f"stablehlo.{ex.op}"], dtypes=_result_types(ex.result_types) or ["none"],
-                    reproducer=ex.program_text, kind="spec-example", file=f"spec line {ex.line}")
-        if ex.skip_reason:
-            results.append(CaseResult(status=Status.UNSUPPORTED, message=f"skipped: {ex.skip_reason}", **base))
-            continue
-        if not all(isinstance(x, np.ndarray) for x in ex.inputs):  # per-process values, tuples, tokens
-            results.append(CaseResult(status=Status.UNSUPPORTED, message="skipped: inputs that are not tensors "
-                                      "(tuples, tokens, per-process values) cannot be passed to a backend", **base))
-            continue
-        try:
-            run = backend.run(ex.program_text, list(ex.inputs), timeout=timeout)
-        except Exception as e:  # a backend that cannot even take the inputs (tuples, tokens) is a result
-            results.append(CaseResult(status=Status.ERROR, message=f"backend raised {type(e).__name__}: {e}", **base))
-            continue
-        if run.status != RunStatus.OK:
-            status = Status(run.status) if run.status in STATUSES else Status.ERROR
-            results.append(CaseResult(status=status, message=run.message, seconds=run.seconds, **base))
-            continue
-        failures = []
-        for i, (out, exp, lit, ty) in enumerate(zip(run.outputs, ex.expected, ex.expected_literals, ex.result_types)):
-            ok, msg = compare_documented(out, exp, lit, ty)
-            if not ok:
-                failures.append(f"result #{i} ({ty}): {msg}")
-        if len(run.outputs) != len(ex.expected):
-            failures.append(f"{len(run.outputs)} results, the example documents {len(ex.expected)}")
-        judged = _judged_by_oracle(ex, backend, run.outputs, timeout)
-        if judged:
-            failures.append(f"the oracle's judge: {judged}")
-        results.append(CaseResult(status=Status.MISMATCH if failures else Status.PASS, message="\n".join(failures),
-                                  seconds=run.seconds, **base))
-    return results
+    base = dict(id=f"spec:{ex.id}", ops=[f"stablehlo.{ex.op}"], dtypes=_result_types(ex.result_types) or ["none"],
+                reproducer=ex.program_text, kind="spec-example", file=f"spec line {ex.line}")
+    if ex.skip_reason:
+        return CaseResult(status=Status.UNSUPPORTED, message=f"skipped: {ex.skip_reason}", **base)
+    if not all(isinstance(x, np.ndarray) for x in ex.inputs):  # per-process values, tuples, tokens
+        return CaseResult(status=Status.UNSUPPORTED, message="skipped: inputs that are not tensors "
+                          "(tuples, tokens, per-process values) cannot be passed to a backend", **base)
+    try:
+        run = run or backend.run(ex.program_text, list(ex.inputs), timeout=timeout)
+    except Exception as e:  # a backend that cannot even take the inputs (tuples, tokens) is a result
+        return CaseResult(status=Status.ERROR, message=f"backend raised {type(e).__name__}: {e}", **base)
+    if run.status != RunStatus.OK:
+        status = Status(run.status) if run.status in STATUSES else Status.ERROR
+        return CaseResult(status=status, message=run.message, seconds=run.seconds, backend_run=run, **base)
+    failures = []
+    for i, (out, exp, lit, ty) in enumerate(zip(run.outputs, ex.expected, ex.expected_literals, ex.result_types)):
+        ok, msg = compare_documented(out, exp, lit, ty)
+        if not ok:
+            failures.append(f"result #{i} ({ty}): {msg}")
+    if len(run.outputs) != len(ex.expected):
+        failures.append(f"{len(run.outputs)} results, the example documents {len(ex.expected)}")
+    judged = _judged_by_oracle(ex, backend, run.outputs, timeout)
+    if judged:
+        failures.append(f"the oracle's judge: {judged}")
+    return CaseResult(status=Status.MISMATCH if failures else Status.PASS, message="\n".join(failures),
+                      seconds=run.seconds, backend_run=run, **base)
 
 
 def _judged_by_oracle(example, backend, outputs: list, timeout: float) -> str:
@@ -132,7 +128,10 @@ def _judged_by_oracle(example, backend, outputs: list, timeout: float) -> str:
         return ""
 
     def rerun(text):
-        again = backend.run(text, list(example.inputs), timeout=timeout)
+        try:
+            again = backend.run(text, list(example.inputs), timeout=timeout)
+        except Exception:  # noqa: BLE001 - a backend that cannot replay (a package's recorded outputs)
+            return None
         return again.outputs if again.status == RunStatus.OK else None
 
     verdict = judge_program(module, list(example.inputs), outputs, traits=Traits.of(backend), rerun=rerun,
@@ -193,68 +192,151 @@ def summarize_run(run: Run) -> dict:
 
 
 def certify(backend, out: str, *, ops=None, dtypes=None, max_examples: int = 3, seed: int = 0,
-            corpus: bool = True, spec: bool = True, timeout: float = 60.0, progress: bool = True) -> dict:
-    """Run everything (see module docstring) on an open backend; returns summary.json's content."""
-    from conformance.run import run_differential
-    from reports.junit import write_junit
+            corpus: bool = True, spec: bool = True, timeout: float = 60.0, progress: bool = True,
+            shard: tuple[int, int] = (0, 1), statement: dict | None = None, jobs: int | None = None) -> dict:
+    """Run everything (see module docstring) on an open backend and write the submission package
+    (conformance/package.py); returns summary.json's content.  ``shard`` (i, N): only the plan's
+    op x element type pairs i, i + N, i + 2N, ... (the spec examples and the corpus go with shard 0),
+    for ``certify-merge`` to join."""
+    from conformance.run import plan, run_differential
 
     os.makedirs(out, exist_ok=True)
     wanted = None if ops is None else {o.replace("stablehlo.", "") for o in ops}
     timing, runs = {}, []
     started = time.perf_counter()
-    pairs, not_claimed = claimed_pairs(backend, ops, dtypes)
+    suite = suite_identity()  # the code that runs: as it is when the run starts
+    index, count = shard
+    own = plan(ops, dtypes)[index::count]
+    pairs, not_claimed = claimed_of(backend, own)
     # Every attribute class on every claimed type: a cell conforms only on all of them.
     cases = run_differential(backend, pairs, max_examples=max_examples, seed=seed, out_dir=out, timeout=timeout,
-                             progress=progress, every_class_on_every_type=True) if pairs else []
+                             progress=progress, every_class_on_every_type=True, jobs=jobs) if pairs else []
     timing["differential"] = round(time.perf_counter() - started, 1)
     runs.append(("differential", cases))
-    if spec:
+    if spec and index == 0:  # the spec's examples and the corpus go with shard 0
         t = time.perf_counter()
         runs.append(("spec-example", run_spec_examples(backend, wanted, timeout)))
         timing["spec-example"] = round(time.perf_counter() - t, 1)
-    if corpus:
+    if corpus and index == 0:
         t = time.perf_counter()
         runs.append(("corpus", run_corpus_cases(backend, wanted, timeout)))
         timing["corpus"] = round(time.perf_counter() - t, 1)
 
-    meta = dict(seed=seed, max_examples=max_examples)
+    version = backend_version(backend)
+    the_plan = dict(plan_header(suite, backend.name, wanted, dtypes, seed, max_examples, corpus=corpus, spec=spec),
+                    shard=[index, count], pairs=[f"{info.name}:{et}" for info, et in pairs],
+                    cases=[r.drawn for r in cases if r.drawn is not None])
+    write_outputs(out, [r for _, results in runs for r in results])
+    write_json(out, "plan.json", the_plan)
+    write_json(out, "environment.json", environment())
+    atomic_write_text(os.path.join(out, "statement.toml"),
+                      toml_text(backend_statement(backend, version, statement or {})))
+    not_applicable = [not_applicable_entry(d) for d in explain.not_applicable(backend.name)]
+    summary = write_package(out, backend.name, runs, the_plan, not_claimed, versions=_versions(),
+                            backend_version=version, not_applicable=not_applicable)
+    timing["total"] = round(time.perf_counter() - started, 1)
+    atomic_write_text(os.path.join(out, "timing.json"), json.dumps(timing, indent=1) + "\n")
+    write_manifest(out)
+    return summary
+
+
+def claimed_of(backend, pairs) -> tuple[list, dict]:
+    """(the pairs the backend claims, {"op:type": why not} for the others)."""
+    claimed, not_claimed = [], {}
+    for info, et in pairs:
+        ok, why = backend.supports({et})
+        if ok:
+            claimed.append((info, et))
+        else:
+            not_claimed[f"{info.mnemonic}:{et}"] = why
+    return claimed, not_claimed
+
+
+def plan_header(suite: dict, backend: str, ops, dtypes, seed: int, max_examples: int, *, corpus: bool,
+                spec: bool) -> dict:
+    """plan.json's fields every shard of the plan shares (``PLAN_FIELDS``); ``suite``: ``suite_identity()``."""
+    return {"suite": suite, "backend": backend, "seed": seed, "max_examples": max_examples,
+            "ops": sorted(ops) if ops else "all", "dtypes": sorted(dtypes) if dtypes else "all",
+            "every_class_on_every_type": True, "corpus": corpus, "spec": spec}
+
+
+def not_applicable_entry(d) -> dict:
+    """An entry the backend's version excludes, as the package lists it."""
+    return {"file": d.source, "source": d.origin, "op": d.op, "dtypes": d.dtypes, "versions": d.versions,
+            "reason": d.reason}
+
+
+def write_json(out: str, name: str, content) -> None:
+    atomic_write_text(os.path.join(out, name), json.dumps(content, indent=1, sort_keys=True) + "\n")
+
+
+def write_package(out: str, backend: str, runs: list, the_plan: dict, not_claimed: dict, *, versions: dict,
+                  backend_version: str, not_applicable: list) -> dict:
+    """The results, report.html, junit.xml, summary.*, waivers.toml and certificate.* of a package
+    from its runs ([(kind, [CaseResult])]); returns summary.json's content."""
+    from reports.junit import write_junit
+
     report_runs = []
     for kind, results in runs:
         for r in results:
             r.kind = kind
-        write_results(os.path.join(out, RESULT_FILES[kind]), backend.name, results, kind=kind,
-                      **(meta if kind == "differential" else {}))
-        report_runs.append(Run(backend.name, kind, meta if kind == "differential" else {}, results,
-                               path=os.path.join(out, RESULT_FILES[kind])))
+        meta = dict(seed=the_plan["seed"], max_examples=the_plan["max_examples"]) if kind == "differential" else {}
+        write_results(os.path.join(out, RESULT_FILES[kind]), backend, results, kind=kind, **meta)
+        report_runs.append(Run(backend, kind, meta, results, path=os.path.join(out, RESULT_FILES[kind])))
     base = os.path.abspath(out)
     atomic_write_text(os.path.join(out, "report.html"),
-                      render_report(report_runs, base=base, title=f"StableHLO conformance of {backend.name}"))
+                      render_report(report_runs, base=base, title=f"StableHLO conformance of {backend}"))
     write_junit(os.path.join(out, "junit.xml"), report_runs)
+    every_case = [c for run in report_runs for c in run.cases]
+    summary = summary_of(backend, report_runs, the_plan, not_claimed, versions=versions,
+                         backend_version=backend_version, not_applicable=not_applicable)
+    summary["stale_deviations"] = sorted(f"{d.backend} {d.op} {d.dtypes} {'/'.join(d.statuses)}: {d.reason}"
+                                         for d in stale_deviations(backend, every_case))
+    # the unexplained failures by root cause (judge/grouping.py); folders relative to OUT, so two runs read the same
+    summary["problems"] = [dict(g.to_json(), reproducer=_under(g.reproducer, out))
+                           for g in group_cases(backend, every_case) if g.new]
+    write_json(out, "summary.json", summary)
+    atomic_write_text(os.path.join(out, "summary.txt"), summary_text(summary))
+    write_waivers(out, relied_on(every_case), not_applicable)
+    atomic_write_text(os.path.join(out, "certificate.txt"), certificate_text(summary))
+    atomic_write_text(os.path.join(out, "certificate.html"), certificate_html(summary))
+    return summary
 
-    summary = {"backend": backend.name, "seed": seed, "max_examples": max_examples, "versions": _versions(),
-               "ops": sorted(wanted) if wanted else "all", "dtypes": sorted(dtypes) if dtypes else "all",
-               "not_claimed": dict(sorted(not_claimed.items()))}
+
+def summary_of(backend: str, report_runs: list, the_plan: dict, not_claimed: dict, *, versions: dict,
+               backend_version: str, not_applicable: list) -> dict:
+    """What summary.json states that follows from the results alone (``verify`` computes it again):
+    per part what conforms / deviates / is rejected, the waived failures by who declared the
+    entry, the verdict, the plan's identity."""
+    summary = {"backend": backend, "backend_version": backend_version, "seed": the_plan["seed"],
+               "max_examples": the_plan["max_examples"], "versions": versions, "ops": the_plan["ops"],
+               "dtypes": the_plan["dtypes"], "not_claimed": dict(sorted(not_claimed.items())),
+               "not_applicable": not_applicable,
+               "plan": {"suite": the_plan["suite"], "seed": the_plan["seed"], "max_examples": the_plan["max_examples"],
+                        "shard": the_plan.get("shard"), "cases": len(the_plan["cases"]),
+                        "digest": plan_digest(the_plan)}}
     for run in report_runs:
         summary[run.kind] = summarize_run(run)
     every_case = [c for run in report_runs for c in run.cases]
-    stale = sorted(f"{d.backend} {d.op} {d.dtypes} {'/'.join(d.statuses)}: {d.reason}"
-                   for d in stale_deviations(backend.name, every_case))
-    summary["stale_deviations"] = stale
-    # the unexplained failures by root cause (judge/grouping.py); folders relative to OUT, so two runs read the same
-    summary["problems"] = [dict(g.to_json(), reproducer=_under(g.reproducer, out))
-                           for g in group_cases(backend.name, every_case) if g.new]
+    summary["waived"] = waived_counts(every_case)
+    differential = next((run.cases for run in report_runs if run.kind == "differential"), [])
+    summary["coverage"] = op_coverage(differential)
     all_cases = [v for run in report_runs for v in run.verdict_counts.elements()]
-    summary["coverage"] = op_coverage(cases)
     summary["verdict"] = {Status.PASS: "conforms", Status.IMPLEMENTATION_DEFINED: "conforms",
                           KNOWN: "deviates (all known)"}.get(
         worst([v for v in all_cases if v not in (Status.REJECTED, Status.UNSUPPORTED)]), "deviates")
     if summary["verdict"] == "conforms" and coverage_gaps(summary["coverage"]):
         summary["verdict"] = "not certified (attribute classes not exercised)"
-    atomic_write_text(os.path.join(out, "summary.json"), json.dumps(summary, indent=1, sort_keys=True) + "\n")
-    atomic_write_text(os.path.join(out, "summary.txt"), summary_text(summary))
-    timing["total"] = round(time.perf_counter() - started, 1)
-    atomic_write_text(os.path.join(out, "timing.json"), json.dumps(timing, indent=1) + "\n")
     return summary
+
+
+def waived_counts(cases) -> dict:
+    """Failing cases a listed deviation explains, by who declared the entry (suite / submitter)."""
+    counts = {explain.SUITE: 0, explain.SUBMITTER: 0}
+    for case in cases:
+        if case.status in FAILING and case.deviation:
+            counts[case.deviation.get("origin", explain.SUITE)] += 1
+    return counts
 
 
 def _under(path: str, out: str) -> str:
@@ -305,6 +387,14 @@ def summary_text(s: dict) -> str:
     if coverage:
         lines.append(coverage_text(coverage).strip())
         lines.append("")
+    waived = s.get("waived", {})
+    lines.append(f"WAIVED failures: {waived.get('suite', 0)} case(s) by this suite's reviewed deviation list, "
+                 f"{waived.get('submitter', 0)} case(s) by the submitter's (waivers.toml)")
+    not_applicable = s.get("not_applicable", [])
+    lines.append(f"NOT APPLICABLE to this version ({s.get('backend_version') or 'unknown'}): {len(not_applicable)} "
+                 "entries")
+    lines += [f"  {d['file']} ({d['source']}) {d['op']} ({d['dtypes']}) versions {d['versions']}: {d['reason']}"
+              for d in not_applicable]
     lines.append(f"STALE known deviations (exercised, explained no failure): {len(s['stale_deviations'])}")
     lines += [f"  {x}" for x in s["stale_deviations"]]
     return "\n".join(lines) + "\n"

@@ -113,7 +113,7 @@ def _run_one(args, name: str, out: str, pairs, keep: list | None = None, junit: 
 
     output_folder(out)
     output_file(args.junit, "--junit")
-    backend = usable_backend(name)
+    backend = usable_backend(name, args.deviations)
     path = os.path.join(out, "results.json")
     results, stopped = run_logged(
         backend, path,
@@ -159,21 +159,35 @@ def cmd_report(args) -> int:
 
 def cmd_certify(args) -> int:
     from conformance.certify import certify
+    from conformance.fuzz import parse_shard
+    from conformance.package import PackageError, read_statement_file
 
     ops, dtypes = op_names(args.ops), element_types(args.dtypes)
+    try:
+        shard = parse_shard(args.shard or "0/1")
+        statement = read_statement_file(args.statement) if args.statement else {}
+    except (ValueError, PackageError) as e:
+        raise UsageError(str(e)) from None
+    jobs_option(args.jobs)
     output_folder(args.out)
-    backend = usable_backend(args.backend)
+    backend = usable_backend(args.backend, args.deviations)
     started = time.time()
     try:
         with stoppable():
             summary = certify(backend, args.out, ops=ops, dtypes=dtypes,
                               max_examples=args.max_examples, seed=args.seed,
                               corpus=not args.no_corpus, spec=not args.no_spec, timeout=args.timeout,
-                              progress=not args.quiet)
+                              progress=not args.quiet, shard=shard, statement=statement, jobs=args.jobs)
     except KeyError as e:
         raise UsageError(e.args[0]) from None
     finally:
         backend.close()
+    return _certified(args, summary, started)
+
+
+def _certified(args, summary: dict, started: float) -> int:
+    """What certify and certify-merge print after writing a package, and their exit code."""
+    from conformance.package import write_archive
     from reports.summary import legend
 
     print(open(os.path.join(args.out, "summary.txt")).read())
@@ -181,11 +195,59 @@ def cmd_certify(args) -> int:
     print(legend(present).lstrip("\n"))
     print(f"\nresults:     {args.out}/ (differential.json, spec-examples.json, corpus.json, summary.json; "
           f"reproducers/ holds one folder per failure)")
+    print(f"package:     {args.out}/ (certificate.txt, plan.json, statement.toml, waivers.toml, outputs.npz, "
+          f"manifest.sha256; check it with shlo-conform verify {args.out})")
+    if args.archive:
+        print(f"archive:     {write_archive(args.out)}")
     print(f"HTML report: {os.path.join(args.out, 'report.html')}  ({time.time() - started:.0f}s)")
     code = EXIT_OK if summary["verdict"] != "deviates" else EXIT_FINDINGS
     print(f"exit code {code}: " + ("some failure is not a listed deviation" if code else
                                    "no failure outside the listed deviations (certify expects those)"))
     return code
+
+
+def cmd_certify_merge(args) -> int:
+    from conformance.certify_merge import merge_shards
+    from conformance.package import PackageError
+
+    output_folder(args.out)
+    started = time.time()
+    try:
+        summary = merge_shards(args.dirs, args.out)
+    except PackageError as e:
+        raise UsageError(str(e)) from None
+    return _certified(args, summary, started)
+
+
+def cmd_verify(args) -> int:
+    from conformance.package import PackageError
+    from conformance.verify import verify_package
+
+    if args.rerun < 0:
+        raise UsageError(f"--rerun {args.rerun}: give 0 or more passing cases to rerun")
+    try:
+        problems, notes = verify_package(args.package, rerun=args.rerun, backend=args.backend,
+                                         timeout=args.timeout)
+    except PackageError as e:
+        raise UsageError(str(e)) from None
+    for line in notes:
+        print(line)
+    for line in problems:
+        print(f"PROBLEM: {line}")
+    print(f"{args.package}: " + (f"{len(problems)} problem(s)" if problems else "verified"))
+    return EXIT_FINDINGS if problems else EXIT_OK
+
+
+def cmd_scoreboard(args) -> int:
+    from conformance.package import PackageError
+    from conformance.scoreboard import write_scoreboard
+
+    output_file(args.html, "--html")
+    try:
+        print(f"scoreboard: {write_scoreboard(args.packages, args.html)}")
+    except PackageError as e:
+        raise UsageError(str(e)) from None
+    return EXIT_OK
 
 
 def cmd_corpus(args) -> int:
@@ -344,7 +406,7 @@ def _check_one(args, name: str, out: str, programs: list, dims, inputs) -> int:
     from conformance.run import Progress
 
     output_folder(out)
-    backend = usable_backend(name)
+    backend = usable_backend(name, args.deviations)
     bar = Progress(len(programs) * args.examples, f"{backend.name} (input sets)", enabled=not args.quiet)
 
     def work(on_result):
@@ -441,7 +503,8 @@ COMMANDS = {"run": cmd_run, "eval": cmd_eval, "corpus": cmd_corpus, "check": cmd
             "upstream": cmd_upstream,
             "report": cmd_report, "certify": cmd_certify, "fuzz": cmd_fuzz, "campaign": cmd_campaign,
             "triage": cmd_triage, "collectives": cmd_collectives, "exhaustive": cmd_exhaustive,
-            "backends": cmd_backends, "probe": cmd_probe}
+            "backends": cmd_backends, "probe": cmd_probe, "certify-merge": cmd_certify_merge,
+            "verify": cmd_verify, "scoreboard": cmd_scoreboard}
 
 
 def main(argv=None) -> int:

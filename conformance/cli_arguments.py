@@ -68,7 +68,9 @@ def output_file(path: str | None, option: str) -> str | None:
     return path
 
 
-def usable_backend(name: str):
+def usable_backend(name: str, deviations: str | None = None):
+    """The backend, usable here, with its known deviations that are not the suite's applied:
+    the file it ships (``Backend.deviations_file``) and ``--deviations FILE`` (``deviations``)."""
     from adapters import get_backend
     try:
         backend = get_backend(name)
@@ -77,7 +79,27 @@ def usable_backend(name: str):
     ok, why = backend.available()
     if not ok:
         raise UsageError(f"backend {name!r} is not usable here: {why}")
+    submitter_deviations(backend, deviations)
     return backend
+
+
+def submitter_deviations(backend, path: str | None) -> None:
+    """Declare the backend's version (entries with ``versions`` are checked against it) and add
+    the submitter's entries: those the backend ships, then ``--deviations`` ``path``."""
+    from adapters.base import backend_version
+    from judge.explain import DeviationFileError, declare_backend_version, use_deviation_file
+
+    declare_backend_version(backend.name, backend_version(backend))
+    for file, what in ((backend.deviations_file, f"backend {backend.name}'s deviations_file"),
+                       (path, "--deviations")):
+        if not file:
+            continue
+        if not os.path.isfile(file):
+            raise UsageError(f"{what} {file}: no such file")
+        try:
+            use_deviation_file(file)
+        except (DeviationFileError, OSError) as e:
+            raise UsageError(f"{what}: {e}") from None
 
 
 def listed(text: str | None) -> list[str] | None:

@@ -35,7 +35,7 @@ def cmd_fuzz(args) -> int:
     backends = []
     try:
         for name in names:
-            backends.append(usable_backend(name))
+            backends.append(usable_backend(name, args.deviations))
         try:
             campaign = Campaign(backends, args.out, seed=args.seed, shard=shard, max_ops=args.max_ops,
                                 input_sets=args.input_sets, database=args.database, timeout=args.timeout,

@@ -56,6 +56,14 @@ def _results_options(parser) -> None:
                         help="exit 0 when every failure is a deviation listed in judge/deviations/BACKEND.toml")
 
 
+def _deviations_option(parser) -> None:
+    """--deviations: the submitter's known deviations, counted apart from the suite's."""
+    parser.add_argument("--deviations", metavar="FILE",
+                        help="your own known deviations of the backend (TOML, the format of judge/deviations/; "
+                             "entries may have link and versions): applied after the suite's and reported as "
+                             "waived by the submitter")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="shlo-conform", description="StableHLO differential conformance suite")
     sub = p.add_subparsers(dest="command", required=True)
@@ -68,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     _jobs_option(r, "backend worker processes")
     _seed_option(r)
     _results_options(r)
+    _deviations_option(r)
     # --backend a,b: a run per backend in OUT/<backend>/, compared on the implementation-defined
     # elements (portability hazards: "divergent")
 
@@ -95,6 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     _seed_option(ck)
     _jobs_option(ck, "input sets run")
     _results_options(ck)
+    _deviations_option(ck)
 
     rp = sub.add_parser("repro", help="replay a reproducer (folder, or testdata .mlir) on a backend")
     rp.add_argument("dir", help="a reproducer folder, or a testdata-format .mlir file")
@@ -131,6 +141,32 @@ def build_parser() -> argparse.ArgumentParser:
     _seed_option(ce)
     ce.add_argument("--no-corpus", action="store_true", help="skip the interpreter corpus")
     ce.add_argument("--no-spec", action="store_true", help="skip the spec examples")
+    _jobs_option(ce, "backend worker processes")
+    _deviations_option(ce)
+    ce.add_argument("--statement", metavar="FILE",
+                    help="TOML with what you state about the submission (product, device, contact, ...): "
+                         "copied into the package's statement.toml")
+    ce.add_argument("--archive", action="store_true", help="also write the package as OUT.tar.gz")
+    ce.add_argument("--shard", metavar="i/N",
+                    help="certify slice i of N of the plan (0 <= i < N: pairs i, i + N, ...; the spec examples "
+                         "and the corpus go with slice 0; join the slices with certify-merge)")
+
+    cm = sub.add_parser("certify-merge", help="one submission package from the shards of one certify plan")
+    cm.add_argument("dirs", nargs="+", metavar="DIR", help="the shards' packages (certify --shard i/N --out DIR)")
+    cm.add_argument("--out", required=True, help="folder for the merged package")
+    cm.add_argument("--archive", action="store_true", help="also write the package as OUT.tar.gz")
+
+    ve = sub.add_parser("verify", help="check a submission package: integrity, plan, verdict (re-judged here)")
+    ve.add_argument("package", help="a certify --out folder, or its .tar.gz")
+    ve.add_argument("--rerun", type=int, default=0, metavar="N",
+                    help="also rerun every failing case and N passing ones on --backend, comparing with the package")
+    ve.add_argument("--backend", help="the backend --rerun runs on (default: the package's)")
+    _timeout_option(ve)
+
+    sb = sub.add_parser("scoreboard", help="one HTML page across submission packages: op x backend matrix, "
+                                           "op x element type heat maps, statements")
+    sb.add_argument("packages", nargs="+", metavar="PACKAGE")
+    sb.add_argument("--html", required=True, help="write the page here")
 
     fz = sub.add_parser("fuzz", help="fuzz campaign: random multi-op programs vs the oracle, shrunk findings")
     _backend_options(fz)
@@ -149,6 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     fz.add_argument("--exclude-ops", help="comma-separated ops never to draw")
     fz.add_argument("--dtypes", help="comma-separated element types ops are drawn for")
     fz.add_argument("--exclude-dtypes", help="comma-separated element types never drawn for an op")
+    _deviations_option(fz)
     fz.add_argument("--include-known", action="store_true",
                     help="also run what the probe cache or the deviation table says a backend refuses or crashes on")
     fz.add_argument("--mode", help="programs drawn: random (DAGs), mutation (mutants of real programs, --seeds), "

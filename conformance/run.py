@@ -29,6 +29,7 @@ from reports.reproducer import write_reproducer
 from reports.testdata import write_testdata_reproducer
 
 from .batching import BatchedRunner
+from .package import case_digest
 from .grid_run import check_grid_case
 
 
@@ -84,6 +85,7 @@ def check_case(case: Case, backend, *, timeout: float = 60.0, out_dir: str | Non
 
     if run is None:
         run = backend.run(case.program, case.inputs, timeout=timeout)
+    result.backend_run = run  # what the judge saw (a submission package records it)
     if run.status != RunStatus.OK:  # (a plug-in's run result needs only .status, .message, .outputs)
         return finish(Status(run.status), run.message, expected=expected)
     actual = run.outputs
@@ -191,7 +193,7 @@ def run_differential(backend, pairs, *, max_examples: int, seed: int, out_dir: s
             results.append(error)
         for case in cases:
             done = runs.get(id(case))
-            r = with_coverage(done, case) if isinstance(done, CaseResult) else _checked(case, backend, timeout,
+            r = with_coverage(done, case) if isinstance(done, CaseResult) else checked_case(case, backend, timeout,
                                                                                       out_dir, done)
             results.append(r)
             statuses.append(r.status)
@@ -201,10 +203,10 @@ def run_differential(backend, pairs, *, max_examples: int, seed: int, out_dir: s
 
     try:
         for info, et_name in pairs:
-            cases, error = _drawn(info, et_name, max_examples, seed, families)
+            cases, error = drawn_cases(info, et_name, max_examples, seed, families)
             runner.submit((info, et_name, cases), [c for c in cases if c.grid == (1, 1)], error,
                           alone=[c for c in cases if c.grid != (1, 1)],
-                          check=lambda case: _checked(case, backend, timeout, out_dir))
+                          check=lambda case: checked_case(case, backend, timeout, out_dir))
             runner.judge_finished(judge)
         runner.judge_all(judge)
     finally:
@@ -212,18 +214,22 @@ def run_differential(backend, pairs, *, max_examples: int, seed: int, out_dir: s
     return results
 
 
-def _drawn(info, et_name, max_examples, seed, families):
+def drawn_cases(info, et_name, max_examples, seed, families):
     """(cases, None) or ([], the error CaseResult) when the generator fails; ``families``:
     family_types of the run ({}: every attribute class on every type)."""
     try:
-        return draw_cases(info, et_name if is_quantized_key(et_name) else element_type(et_name), max_examples,
-                          seed, families.get((info.name, type_family(et_name)))), None
+        cases = draw_cases(info, et_name if is_quantized_key(et_name) else element_type(et_name), max_examples,
+                           seed, families.get((info.name, type_family(et_name))))
     except Exception as e:  # a generator bug is a result too, not a crash of the run
         return [], CaseResult(id=f"{info.mnemonic}-{et_name}-generator", ops=[info.name], dtypes=[et_name],
                               status=Status.ERROR, message=f"generator: {type(e).__name__}: {e}")
+    for case in cases:
+        case.pair = f"{info.name}:{et_name}"
+    return cases, None
 
 
-def _checked(case, backend, timeout, out_dir, run=None) -> CaseResult:
+def checked_case(case, backend, timeout, out_dir, run=None) -> CaseResult:
+    """``check_case`` with its coverage, a harness failure being an ``error`` result."""
     try:
         result = check_case(case, backend, timeout=timeout, out_dir=out_dir, run=run)
     except Exception as e:
@@ -245,9 +251,11 @@ def signature_digest(case: Case) -> str:
 
 
 def with_coverage(result: CaseResult, case: Case) -> CaseResult:
-    """``result`` with what its case covered: its signature and attribute class."""
+    """``result`` with what its case covered: its signature and attribute class (and, in memory,
+    its plan entry)."""
     result.signature = signature_digest(case)
     result.attribute_class = case.attribute_class
+    result.drawn = case_digest(case)
     return result
 
 
@@ -261,12 +269,12 @@ def _run_one_at_a_time(backend, pairs, *, max_examples, seed, out_dir, timeout, 
     results: list[CaseResult] = []
     bar = Progress(len(pairs), f"{backend.name} (op x element type pairs)", enabled=progress)
     for info, et_name in pairs:
-        cases, error = _drawn(info, et_name, max_examples, seed, families)
+        cases, error = drawn_cases(info, et_name, max_examples, seed, families)
         if error is not None:
             results.append(error)
         statuses = []
         for case in cases:
-            r = _checked(case, backend, timeout, out_dir)
+            r = checked_case(case, backend, timeout, out_dir)
             results.append(r)
             statuses.append(r.status)
             if on_result:

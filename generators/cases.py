@@ -7,13 +7,17 @@ drawn with its own seed (``case_seed``), so a case does not change when the plan
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
+import threading
 from typing import Sequence
 
 import numpy as np
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
+from hypothesis.internal.conjecture.providers import CONSTANTS_CACHE, HypothesisProvider
+from hypothesis.internal.constants_ast import Constants
 
 from oracle.registry import lookup
 from oracle.types import as_element_type, element_type
@@ -23,8 +27,33 @@ from .programs import Case, attribute_class_cases, one_op_programs, pairs_elemen
 from .quantized import is_quantized_key
 
 
+_NO_CONSTANTS = Constants()
+_constants_lock = threading.RLock()
+
+
+@contextlib.contextmanager
+def _without_local_constants():
+    """Hypothesis draws, now and then, a literal constant found in the loaded modules of the
+    project (every local module's source literals): which modules are loaded (the backend's
+    adapter, the command), an edit to any literal, and an editable or a site-packages install
+    would each change the drawn cases.  A plan's draws see none (its global constants, the same
+    everywhere, stay), so one plan draws the same cases wherever and however it runs.  (The hook
+    is Hypothesis's provider and its cache of permitted constants, emptied on the way in and out;
+    the lock keeps a second drawing thread from seeing it restored.)"""
+    with _constants_lock:
+        saved = HypothesisProvider.__dict__["_local_constants"]
+        HypothesisProvider._local_constants = property(lambda self: _NO_CONSTANTS)
+        CONSTANTS_CACHE.cache.clear()
+        try:
+            yield
+        finally:
+            HypothesisProvider._local_constants = saved
+            CONSTANTS_CACHE.cache.clear()
+
+
 def collect_examples(strategy, max_examples: int, seed: int) -> list:
-    """The first ``max_examples`` examples Hypothesis generates from ``strategy`` (reproducible per seed)."""
+    """The first ``max_examples`` examples Hypothesis generates from ``strategy`` (reproducible per
+    seed, whatever the loaded modules: ``_without_local_constants``)."""
     drawn: list = []
 
     @hypothesis_seed(seed)
@@ -34,7 +63,8 @@ def collect_examples(strategy, max_examples: int, seed: int) -> list:
     def collect(case):
         drawn.append(case)
 
-    collect()
+    with _without_local_constants():
+        collect()
     return drawn
 
 

@@ -41,6 +41,7 @@ class Case:
     element_types: tuple[str, ...]   # element type names of the operands, then of the results (no repeats)
     signature: Signature | None = field(default=None, repr=False)
     attribute_class: str = ""        # the op's attribute class it was drawn in ("": a random draw)
+    pair: str = ""                   # the plan's op x element type pair that drew it ("stablehlo.add:f32")
 
     @functools.cached_property
     def program(self) -> str:
@@ -222,7 +223,13 @@ def special_value_cases(op_info: OpInfo, element_type, key=None, values=special_
         # a second case of a one-operand float op: its hardest values alone, VECTOR_TAIL - 1 in all
         # (tensors.vector_tail_only); the first example (False, Hypothesis's simplest) is the long one
         short = values is special_value_cross and vector_tail_only(operand_types) is not None
-        inputs = vector_tail_only(operand_types) if short and draw(st.booleans()) else values(operand_types)
+        if short and draw(st.booleans()):
+            inputs = vector_tail_only(operand_types)
+        elif values is special_value_cross and samplers_of(op_info).destination_values is not None:
+            # a conversion: the result type's edges too (generators/ops/elements.destination_edges)
+            inputs = special_value_cross(operand_types, extra=samplers_of(op_info).destination_values(sig))
+        else:
+            inputs = values(operand_types)
         if inputs is None:
             return None
         shape = (int(inputs[0].size),)
@@ -281,6 +288,14 @@ def case_hash(case: Case, length: int = 12) -> str:
     for x in case.inputs:
         _input_digest(h, x)
     return h.hexdigest()[:length]
+
+
+def inputs_digest(inputs) -> str:
+    """sha256 of a case's inputs (a list of arrays, or per process of a grid), as ``case_hash`` reads them."""
+    h = hashlib.sha256()
+    for value in [inputs] if isinstance(inputs, dict) else inputs:
+        _input_digest(h, value)
+    return h.hexdigest()
 
 
 def _slug(text: str) -> str:

@@ -807,16 +807,33 @@ def vector_tail_only(element_types: Sequence[ElementType]) -> list[np.ndarray] |
     return [_with_vector_tail(np.zeros(0, et.dtype), et)]
 
 
-def special_value_cross(element_types: Sequence[ElementType], limit: int = SPECIAL_CROSS_LIMIT) -> list[np.ndarray]:
+def _new_values_after(values: np.ndarray, more: np.ndarray | None) -> np.ndarray:
+    """``values`` followed by those of ``more`` whose bit patterns it does not hold yet."""
+    if more is None or not np.asarray(more).size:
+        return values
+    more = np.asarray(more, values.dtype)
+    width = np.dtype(f"u{values.dtype.itemsize}") if values.dtype.itemsize <= 8 else None
+    if width is None:  # complex: compare (re, im) bit pairs
+        seen = {v.tobytes() for v in values}
+        return np.concatenate([values, np.array([m for m in more if m.tobytes() not in seen], values.dtype)])
+    return np.concatenate([values, more[~np.isin(more.view(width), values.view(width))]])
+
+
+def special_value_cross(element_types: Sequence[ElementType], limit: int = SPECIAL_CROSS_LIMIT,
+                        extra: Sequence[np.ndarray] | None = None) -> list[np.ndarray]:
     """Flat arrays, one per element type, holding together every combination (cross product) of
     the types' special values: for one operand each special value, for two every pair.  A product
     past ``limit`` elements keeps every pair of the first two operands (each list thinned evenly
     until they fit) and cycles the others' values along.  One real operand: the special values
-    then the hardest of them again, ending in a vector tail (``_with_vector_tail``)."""
+    then the hardest of them again, ending in a vector tail (``_with_vector_tail``).  ``extra``:
+    more values per operand, added to its special values before the cross (a conversion's
+    values on its destination type's edges)."""
     # two or more complex operands: the reduced complex grid (see _complex_components)
     reduced = sum(as_element_type(t).is_complex for t in element_types) > 1
     lists = [_complex_grid(as_element_type(t), True) if reduced and as_element_type(t).is_complex
              else special_values(t) for t in element_types]
+    if extra is not None:
+        lists = [_new_values_after(v, more) for v, more in zip(lists, extra)]
     if not lists:
         return []
     if len(lists) == 1 and not as_element_type(element_types[0]).is_complex and not as_element_type(

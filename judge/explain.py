@@ -15,8 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .known_deviations import Deviation, deviation_for, known_deviation, recorded
+from .known_deviations import SUITE, Deviation, deviation_for, known_deviation, recorded
 from .known_deviations import load_deviations, stale_deviations  # noqa: F401 (the tables themselves, their stale entries)
+# the submitter's entries, the backend's version their ``versions`` are checked against, the
+# entries that version excludes, and what a suite entry is (for a certificate's waivers)
+from .known_deviations import (SUBMITTER, SUITE_ENTRIES, DeviationFileError, canonical_entry,  # noqa: F401
+                               declare_backend_version, drop_deviations, load_deviation_file, not_applicable,
+                               use_deviation_file)
 from .messages import source_locations
 from .status import FAILING, Status
 
@@ -99,7 +104,8 @@ def _from_record(record: dict) -> Deviation | None:
     if not record:
         return None
     return Deviation(record["backend"], record["op"], record["dtypes"], tuple(record["statuses"]), record["reason"],
-                     record.get("link", ""), record.get("file", ""), record.get("condition", ""))
+                     record.get("link", ""), record.get("file", ""), record.get("condition", ""),
+                     record.get("versions", ""), record.get("origin", SUITE), record.get("entry", ""))
 
 
 def deviation_for_case(backend: str, case: CaseResult) -> Deviation | None:

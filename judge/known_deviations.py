@@ -8,6 +8,14 @@ matching failure is reported as a known deviation (an expected failure in pytest
 ``known-deviation`` cell in reports): still visible, never hidden.  An entry a run
 exercises without any failure is reported as STALE (``stale_deviations``).
 
+Who declared an entry (``origin``): this suite's reviewed tables (``suite``), or the submitter
+of a certification -- ``--deviations FILE``, or the file a plug-in backend ships
+(``Backend.deviations_file``) -- added with ``use_deviation_file`` (``submitter``).  An entry's
+``versions`` (a PEP 440 specifier, ``">=0.9,<0.11"``) limits it to those versions of the
+backend (declared with ``declare_backend_version``; a version text's first version number,
+``version_number``): outside them, or where the version is not known, it explains nothing
+(``not_applicable`` lists such entries).  ``link``: the filed bug.
+
 The tables are the judge's: only judge/ imports this module.  The judge puts the entry that
 explains a failure on its Verdict and case results; callers above read it there, or ask
 judge/explain.py for a failure the judge did not see.
@@ -17,10 +25,15 @@ from __future__ import annotations
 
 import fnmatch
 import glob
+import json
 import os
+import re
 import tomllib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import InvalidVersion, Version
 
 from .conditions import CONDITIONS, triggered
 from .status import FAILING
@@ -29,6 +42,12 @@ if TYPE_CHECKING:  # for annotations: judge/results.py reads verdicts through th
     from .results import CaseResult
 
 DEVIATIONS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "deviations")
+
+#: Who declared an entry: this suite's reviewed tables, or the submitter of a certification.
+SUITE, SUBMITTER = "suite", "submitter"
+#: The fields an entry of a deviation file may have.
+ENTRY_FIELDS = frozenset({"backends", "backend", "op", "ops", "dtypes", "statuses", "status", "reason", "link",
+                          "when", "versions", "blame"})
 
 
 @dataclass(frozen=True)
@@ -41,6 +60,27 @@ class Deviation:
     link: str = ""      # an upstream issue, when one is filed
     source: str = ""    # the data file it came from
     when: str = ""      # a condition on the case (judge/conditions/) it needs, if any
+    versions: str = ""  # PEP 440 specifier over the backend's version ("": every version)
+    origin: str = SUITE  # who declared it: SUITE or SUBMITTER
+    entry: str = ""     # the whole [[deviation]] table it came from, as canonical JSON (waivers.toml)
+
+    def applies_to(self, version: str | None) -> bool:
+        """Whether the entry applies to the backend at ``version`` (None: not known)."""
+        if not self.versions:
+            return True
+        number = version_number(version or "")
+        return number is not None and number in SpecifierSet(self.versions)
+
+
+def version_number(text: str) -> Version | None:
+    """A backend's version text as a PEP 440 version: the text itself, else its first version
+    number ("XLA CPU; jax 0.10.2, jaxlib 0.10.2" -> 0.10.2); None when it has none."""
+    for candidate in [text.strip()] + re.findall(r"\d+(?:\.\d+)+[^\s,;()]*", text):
+        try:
+            return Version(candidate)
+        except InvalidVersion:
+            continue
+    return None
 
 
 class DeviationFileError(ValueError):
@@ -55,8 +95,15 @@ def _listed(entry: dict, one: str, many: str, where: str) -> list[str]:
     return list(values)
 
 
-def load_deviation_file(path: str) -> list[Deviation]:
-    """The entries of one TOML file (``[[deviation]]`` tables; see judge/deviations/xla.toml)."""
+def canonical_entry(entry: dict) -> str:
+    """One [[deviation]] table as canonical JSON: two tables with the same fields and values are
+    the same text, whatever their order or the file's layout."""
+    return json.dumps(entry, sort_keys=True, separators=(",", ":"))
+
+
+def load_deviation_file(path: str, origin: str = SUITE) -> list[Deviation]:
+    """The entries of one TOML file (``[[deviation]]`` tables; see judge/deviations/xla.toml),
+    declared by ``origin``."""
     with open(path, "rb") as f:
         try:
             data = tomllib.load(f)
@@ -65,7 +112,7 @@ def load_deviation_file(path: str) -> list[Deviation]:
     out = []
     for k, entry in enumerate(data.get("deviation", [])):
         where = f"{os.path.basename(path)} deviation #{k + 1}"
-        unknown = set(entry) - {"backends", "backend", "op", "ops", "dtypes", "statuses", "reason", "link", "when", "blame", "versions"}
+        unknown = set(entry) - ENTRY_FIELDS
         if unknown:
             raise DeviationFileError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
         when = entry.get("when", "")
@@ -75,12 +122,19 @@ def load_deviation_file(path: str) -> list[Deviation]:
         reason = entry.get("reason", "")
         if not isinstance(reason, str) or not reason.strip():
             raise DeviationFileError(f"{where}: every deviation needs its reason")
+        versions = entry.get("versions", "")
+        try:
+            SpecifierSet(versions)
+        except (InvalidSpecifier, TypeError):
+            raise DeviationFileError(f"{where}: versions = {versions!r} is not a version specifier "
+                                     "(PEP 440, e.g. \">=0.9,<0.11\")") from None
         statuses = tuple(_listed(entry, "status", "statuses", where))
+        text = canonical_entry(entry)
         for backend in _listed(entry, "backend", "backends", where):
             for op in _listed(entry, "op", "ops", where):
                 for dtypes in _listed(entry, "dtypes", "dtypes", where):
                     out.append(Deviation(backend, op, dtypes, statuses, reason.strip(), entry.get("link", ""),
-                                         os.path.basename(path), when))
+                                         os.path.basename(path), when, versions, origin, text))
     return out
 
 
@@ -88,8 +142,42 @@ def load_deviations(directory: str = DEVIATIONS_DIR) -> list[Deviation]:
     return [d for path in sorted(glob.glob(os.path.join(directory, "*.toml"))) for d in load_deviation_file(path)]
 
 
-#: Every entry of the data files.
+#: Every entry of the data files (then the submitter's, ``use_deviation_file``).
 KNOWN_DEVIATIONS: list[Deviation] = load_deviations()
+#: The suite's own entries, as its files hold them (what a waiver marked ``suite`` must equal).
+SUITE_ENTRIES: frozenset[str] = frozenset(d.entry for d in KNOWN_DEVIATIONS)
+#: {backend name: its version}, for the entries' ``versions``.
+BACKEND_VERSIONS: dict[str, str] = {}
+
+
+def use_deviation_file(path: str, origin: str = SUBMITTER) -> list[Deviation]:
+    """Add the entries of ``path`` (declared by ``origin``) after the suite's; returns them.
+    Adding a file twice adds its entries once."""
+    global KNOWN_DEVIATIONS
+    added = [d for d in load_deviation_file(path, origin) if d not in KNOWN_DEVIATIONS]
+    KNOWN_DEVIATIONS = KNOWN_DEVIATIONS + added
+    return added
+
+
+def drop_deviations(entries: list[Deviation]) -> None:
+    """Take back entries ``use_deviation_file`` added."""
+    global KNOWN_DEVIATIONS
+    gone = set(entries)
+    KNOWN_DEVIATIONS = [d for d in KNOWN_DEVIATIONS if d not in gone]
+
+
+def declare_backend_version(backend: str, version: str) -> None:
+    """The running ``backend``'s version, which entries with ``versions`` are checked against."""
+    global _lookups
+    BACKEND_VERSIONS[backend] = version
+    _lookups = _Lookups([])
+
+
+def not_applicable(backend: str) -> list[Deviation]:
+    """Entries for ``backend`` whose ``versions`` exclude its declared version (or that need a
+    version it did not declare): they explain nothing here."""
+    version = BACKEND_VERSIONS.get(backend)
+    return [d for d in KNOWN_DEVIATIONS if fnmatch.fnmatchcase(backend, d.backend) and not d.applies_to(version)]
 
 
 class _Lookups:
@@ -126,7 +214,9 @@ def known_deviation(backend: str, op: str, dtype: str, status: str, triggers=())
 def _first_entry(lookups: _Lookups, backend: str, op: str, dtype: str, status: str,
                  triggers: tuple) -> Deviation | None:
     if backend not in lookups.by_backend:
-        lookups.by_backend[backend] = [d for d in lookups.entries if fnmatch.fnmatchcase(backend, d.backend)]
+        version = BACKEND_VERSIONS.get(backend)
+        lookups.by_backend[backend] = [d for d in lookups.entries
+                                       if fnmatch.fnmatchcase(backend, d.backend) and d.applies_to(version)]
     for d in lookups.by_backend[backend]:
         if (status in d.statuses and fnmatch.fnmatchcase(op, d.op) and fnmatch.fnmatchcase(dtype, d.dtypes)
                 and (not d.when or d.when in triggers)):
@@ -162,7 +252,8 @@ def recorded(deviation: Deviation | None) -> dict:
         return {}
     return {"file": deviation.source, "backend": deviation.backend, "op": deviation.op, "dtypes": deviation.dtypes,
             "statuses": list(deviation.statuses), "reason": deviation.reason, "condition": deviation.when,
-            "link": deviation.link}
+            "link": deviation.link, "versions": deviation.versions, "origin": deviation.origin,
+            "entry": deviation.entry}
 
 
 def _covers(d: Deviation, backend: str, case: CaseResult) -> bool:
@@ -178,8 +269,9 @@ def stale_deviations(backend: str, cases: Iterable[CaseResult]) -> list[Deviatio
     """Entries for ``backend`` that this run exercised (some case matches their patterns) but
     that explained no failure: the deviation may be fixed, so the entry should go."""
     stale = []
+    version = BACKEND_VERSIONS.get(backend)
     for d in KNOWN_DEVIATIONS:
-        if not fnmatch.fnmatch(backend, d.backend):
+        if not fnmatch.fnmatch(backend, d.backend) or not d.applies_to(version):
             continue
         covered = [c for c in cases if _covers(d, backend, c)]
         if covered and not any(c.status in d.statuses for c in covered):

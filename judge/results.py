@@ -30,6 +30,7 @@ explains (judge/known_deviations.py); a report's cell shows the worst verdict of
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -72,12 +73,20 @@ class CaseResult:
     #: the deviation-table entry that explains a failing case, as the run that wrote it found it
     #: (judge/explain.py: file, op, reason, condition; {}: none); None: not looked up
     deviation: dict | None = None
+    #: in memory only, never written to results.json (``TRANSIENT``): what the backend returned
+    #: for the case (its RunResult: status, message, outputs) and the drawn case's plan entry (id,
+    #: plan pair, sha256 of its program and inputs), which a submission package records
+    backend_run: object = field(default=None, repr=False, compare=False)
+    drawn: object = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         self.status = case_status(self.status)
 
     def to_json(self) -> dict:
-        d = asdict(self)
+        held = {name: None for name in TRANSIENT if getattr(self, name) is not None}
+        d = asdict(dataclasses.replace(self, **held) if held else self)
+        for name in TRANSIENT:
+            d.pop(name)
         for optional in _OPTIONAL:
             if not d[optional]:
                 d.pop(optional)
@@ -101,7 +110,8 @@ class CaseResult:
 _OPTIONAL = ("extra", "mismatches", "ulp_histogram", "counts", "inputs", "kind", "divergent", "signature",
              "attribute_class")
 _UNLESS_NONE = ("deviation",)
-_FIELDS = {f for f in CaseResult.__dataclass_fields__}
+TRANSIENT = ("backend_run", "drawn")
+_FIELDS = {f for f in CaseResult.__dataclass_fields__} - set(TRANSIENT)
 
 
 # ------------------------------------------------------------------- verdicts

@@ -55,7 +55,7 @@ from .tolerance import tolerance_for
 from .verdicts import BOUND_STATE, Verdict
 
 __all__ = ["Traits", "OpVerdict", "Verdict", "judge_op", "op_comparison", "judge_program", "judge_grid_program",
-           "judge_against_program_bound",
+           "judge_against_program_bound", "output_masks",
            "instrumented", "replay_command", "flush_float_inputs"]
 
 
@@ -320,6 +320,14 @@ def first_replay(module: ir.Module, inputs: Sequence, actual: Sequence, *, trait
         return _replay_text(rewrite.expand(module, {}))[0]
     except rewrite.TooLarge:
         return None
+
+
+def output_masks(module: ir.Module, values: tuple) -> list:
+    """Each output's implementation-defined elements (a bool array, or None: none) in the oracle's
+    run ``values`` (``oracle_run``'s answer): what a run's judge leaves uncompared, for every path
+    that compares a program's outputs (a corpus file's golden checks too)."""
+    _, env, recorded = values
+    return _output_masks(module, env, recorded)()
 
 
 def _output_masks(module: ir.Module, env: dict, recorded: dict) -> Callable[[], list]:

@@ -14,13 +14,13 @@ import zipfile
 import numpy as np
 
 from .errors import BadInputFile
-from .types import element_type, element_type_of_dtype
+from .types import element_type, element_type_of_dtype, is_extension_dtype
 
 _DTYPES_KEY = "__dtypes__"
 
 
 def _raw(array: np.ndarray) -> np.ndarray:
-    if array.dtype.kind in "biufc" and array.dtype.type.__module__ == "numpy":
+    if not is_extension_dtype(array.dtype):
         return array
     return array.view(np.dtype(f"u{array.dtype.itemsize}"))
 
@@ -42,6 +42,29 @@ def load_arrays(path_or_file) -> list[np.ndarray]:
             return [data[k] for k in data.files]
         names = json.loads(str(data[_DTYPES_KEY]))
         return [data[f"arg{i}"].view(element_type(n).dtype) for i, n in enumerate(names)]
+
+
+def save_array_sets(path: str, sets: dict[str, list]) -> None:
+    """Named lists of arrays (``{case id: [outputs]}``) in one compressed .npz, each array as
+    ``save_arrays`` stores it; ``load_array_sets`` reads them back."""
+    payload, index = {}, {}
+    for n, (key, arrays) in enumerate(sets.items()):
+        names = []
+        for i, a in enumerate(arrays):
+            a = np.asarray(a)
+            names.append(element_type_of_dtype(a.dtype).name)
+            payload[f"s{n}_{i}"] = _raw(np.array(a, order="C", copy=True))
+        index[key] = [n, names]
+    payload[_DTYPES_KEY] = np.array(json.dumps(index))
+    np.savez_compressed(path, **payload)
+
+
+def load_array_sets(path: str) -> dict[str, list[np.ndarray]]:
+    """The inverse of ``save_array_sets``."""
+    with np.load(path, allow_pickle=False) as data:
+        index = json.loads(str(data[_DTYPES_KEY]))
+        return {key: [data[f"s{n}_{i}"].view(element_type(name).dtype) for i, name in enumerate(names)]
+                for key, (n, names) in index.items()}
 
 
 def read_arrays_file(path: str) -> list[np.ndarray]:

@@ -58,6 +58,17 @@ def note_implementation_defined(mask: np.ndarray) -> None:
 
 
 @contextmanager
+def unrecorded():
+    """Roundings inside the block note nothing: for a computation that rounds partial or
+    intermediate arrays and then the whole result once (the one note, at the result's shape)."""
+    token = _recording.set(None)
+    try:
+        yield
+    finally:
+        _recording.reset(token)
+
+
+@contextmanager
 def recording_unrepresentable():
     """Collect the masks noted by ``note_unrepresentable`` inside the block (a list)."""
     log: list = []

@@ -173,6 +173,16 @@ COMPLEXES = [t for t in _ELEMENTS if t.kind == "complex"]
 ALL_ELEMENT_TYPES = list(_ELEMENTS)
 
 _DTYPE_TO_ELEMENT = {t.dtype: t for t in _ELEMENTS}
+#: The scalar types ml_dtypes adds to numpy (int4, bfloat16, the f8/f6/f4 formats, ...).
+_EXTENSION_SCALARS = frozenset(t.dtype.type for t in _ELEMENTS if t.dtype.type.__module__.split(".")[0] == "ml_dtypes")
+
+
+def is_extension_dtype(dtype) -> bool:
+    """Whether ``dtype`` is one of ml_dtypes' types, which numpy's own machinery (stride tricks,
+    the buffer protocol) does not know.  Decided by the scalar type the dtype describes, never by
+    the dtype object: an array that arrived pickled from another process has a copy of its dtype
+    (``isbuiltin`` 0 even for complex128)."""
+    return np.dtype(dtype).type in _EXTENSION_SCALARS
 
 
 def element_type(name: str) -> ElementType:

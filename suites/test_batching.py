@@ -105,13 +105,13 @@ _NEGATE = """func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
 
 def _sample_cases():
     import oracle
-    from conformance.run import _drawn
+    from conformance.run import drawn_cases
 
     cases = []
     for op, et in [("add", "f32"), ("divide", "i8"), ("exponential", "bf16"), ("dot_general", "f16"),
                    ("convert", "f8E4M3FN"), ("select", "ui4"), ("reduce", "i32"), ("add", "q.i8"),
                    ("sort", "q.i4"), ("sine", "f6E2M3FN"), ("all_gather", "f32")]:
-        drawn, error = _drawn(oracle.lookup(f"stablehlo.{op}"), et, 2, 0, {})
+        drawn, error = drawn_cases(oracle.lookup(f"stablehlo.{op}"), et, 2, 0, {})
         assert error is None, error.message
         cases += drawn
     return cases

@@ -133,6 +133,14 @@ def test_chlo_conditions():
     assert holds("polygamma_order_3_mod_4", poly, np.array([0, 1, 7, 2], np.float32), x)
     assert not holds("polygamma_order_3_mod_4", poly, np.array([0, 1, 2, 4], np.float32), x)
     assert holds("infinite_zeta_operand", poly, np.array([1, 1, 1, 1], np.float32), np.array([2, np.inf, 1, 1], np.float32))
+    assert holds("digamma_zero_operand", poly, np.array([0, 1, 1, 1], np.float32), np.array([-0.0, 2, 0, 1], np.float32))
+    assert not holds("digamma_zero_operand", poly, np.array([1, 1, 1, 1], np.float32), np.array([0.0, 2, 0, 1], np.float32))
+    digamma = first_op("""func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "chlo.digamma"(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}""")
+    assert holds("digamma_zero_operand", digamma, np.array([1.0, -0.0, 2.0, 3.0], np.float32))
+    assert not holds("digamma_zero_operand", digamma, np.array([1.0, -1.0, 2.0, 1e-40], np.float32))
     zeta = binary("chlo.zeta", "f32")
     assert holds("infinite_zeta_operand", zeta, np.array([np.inf, 2, 2, 2], np.float32), x)
     assert not holds("infinite_zeta_operand", zeta, np.array([-np.inf, 2, 2, 2], np.float32), x)

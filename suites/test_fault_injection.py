@@ -15,14 +15,20 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import strategies as st
 
 import oracle
 from adapters import get_backend
 from adapters.faults import FAULTS
 from conformance.cli import build_parser
 from conformance.cli import main as cli
-from conformance.run import plan, run_differential
-from generators.cases import type_family
+from conformance.run import check_case, plan, run_differential
+from generators.cases import random_example, type_family
+from generators.drawing import as_draw
+from generators.modules import build_module
+from generators.ops import samplers_of
+from generators.programs import Case
+from generators.quantized import QUANTIZED_KEYS
 
 
 def default_budget(command: str) -> int:
@@ -41,7 +47,14 @@ FAMILY_TYPES = {"bool": "i1", "signed": "i8", "unsigned": "ui16", "float": "f32"
 SAMPLE = {"maximum-nan": ["f32"], "sqrt-negative-zero": ["f32"], "round-even-half-away": ["bf16"],
           "compare-unsigned-as-signed": ["ui32"], "exp-low-precision": ["f32"],
           "convert-i64-f32-double-rounding": ["i64"], "atan2-swapped-at-zeros": ["f32"],
-          "complex-sqrt-imag-sign": ["complex<f32>"], "complex-log1p-naive": ["complex<f64>"]}
+          "complex-sqrt-imag-sign": ["complex<f32>"], "complex-log1p-naive": ["complex<f64>"],
+          "convert-flushes-destination-subnormals": ["f32"], "convert-f8-double-rounding-via-f16": ["f32"]}
+
+#: Faults on a conversion's destination edges, with a source type of every element-type family the
+#: bug can show on: a flush needs a float result that can be subnormal (no integer converts to
+#: one), rounding twice through f16 a source wider than f16.
+DESTINATION_FAULTS = {"convert-flushes-destination-subnormals": ["f32", "f16", "f8E5M2", "complex<f64>"],
+                      "convert-f8-double-rounding-via-f16": ["f32", "f64"]}
 
 
 def _op_info(name: str):
@@ -108,6 +121,42 @@ def test_data_movement_fault_is_reported_on_every_family(name):
     families = [t for t in _families(name) if t in ("i8", "ui16", "f32", "complex<f64>")]
     missed = _missed_types(name, families)
     assert not missed, f"fault:{name} went unnoticed on {missed} at the CLI default budget"
+
+
+def _dequantize_cases(draw, key):
+    """A uniform_dequantize case of storage type ``key`` drawn by the op's own samplers."""
+    info = oracle.lookup("stablehlo.uniform_dequantize")
+    own, draw = samplers_of(info), as_draw(draw)
+    sig = own.draw_signature(draw, key)
+    return Case(module=build_module(info.name, sig), inputs=list(own.draw_inputs(draw, sig)), op=info.name,
+                element_types=(key,), signature=sig)
+
+
+@pytest.mark.parametrize("key", QUANTIZED_KEYS)
+def test_dequantize_with_the_zero_points_sign_flipped_is_reported(key):
+    """(x + zero_point) * scale instead of (x - zero_point) * scale, on every storage type: a few
+    drawn cases each (the drawn zero points are mostly non-zero)."""
+    backend = get_backend("fault:uniform-dequantize-zero-point-sign")
+    statuses = {check_case(random_example(st.composite(_dequantize_cases)(key), seed), backend).status
+                for seed in range(6)}
+    assert "mismatch" in statuses, statuses
+
+
+@pytest.mark.parametrize("name,pair", [("convert-flushes-destination-subnormals", "f32,f16"),
+                                       ("convert-f8-double-rounding-via-f16", "f32,f8E4M3FN")])
+def test_destination_fault_is_reported_on_the_pair_it_was_missed_on(name, pair):
+    """The pairs only the destination's edges show these faults on: no f32 special value is an
+    exact f16 subnormal, or sits within half an f16 spacing of an f8E4M3FN tie."""
+    pairs = {",".join(r.dtypes) for r in _mismatches(name, [pair.split(",")[0]])}
+    assert pair in pairs, sorted(pairs)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,element_type", [(n, t) for n, ts in sorted(DESTINATION_FAULTS.items()) for t in ts])
+def test_destination_fault_is_reported_on_every_family_it_shows_on(name, element_type):
+    """A convert that flushes f16-subnormal results passes every case whose f32 values include no
+    exact f16 subnormal: the destination's edges must be drawn on every family it shows on."""
+    assert not _missed_types(name, [element_type]), f"fault:{name} went unnoticed on {element_type}"
 
 
 def test_oracle_itself_is_not_reported():

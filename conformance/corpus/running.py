@@ -15,7 +15,7 @@ from adapters.base import STATUSES, RunResult, RunStatus
 from judge.golden_checks import evaluate_check
 from judge.program_bound import output_bounds
 from judge.status import Status
-from judge.verdict import Traits, judge_against_program_bound, judge_program, oracle_run
+from judge.verdict import Traits, judge_against_program_bound, judge_program, oracle_run, output_masks
 from judge.verdicts import BOUND_STATE
 from oracle import rewrite
 from oracle.errors import OracleError, Unsupported
@@ -93,9 +93,11 @@ def _run_test_case(case: CorpusCase, be, timeout: float) -> CaseResult:
         mapped = Status(status) if status in STATUSES else Status.ERROR
         return CaseResult(status=mapped, message=res.message or status, seconds=seconds, **base)
     outputs = list(res.outputs or [])
+    values = values or _oracle_values(case)
+    masks = output_masks(_module_of(case), values) if values is not None and case.checks else None
     max_ulp, failures = None, []
     for check in case.checks:
-        outcome = evaluate_check(check, outputs)
+        outcome = evaluate_check(check, outputs, masks)  # the elements a run leaves uncompared, too
         if outcome.max_ulp is not None:
             max_ulp = outcome.max_ulp if max_ulp is None else max(max_ulp, outcome.max_ulp)
         if not outcome.ok:
@@ -141,6 +143,14 @@ def _oracle_itself(case: CorpusCase) -> tuple[RunResult, tuple | None]:
         status = RunStatus.UNSUPPORTED if isinstance(e, Unsupported) else RunStatus.ERROR
         return RunResult(status, None, f"{type(e).__name__}: {e}", time.perf_counter() - t0), None
     return RunResult(RunStatus.OK, [np.asarray(o) for o in values[0]], "", time.perf_counter() - t0), values
+
+
+def _oracle_values(case: CorpusCase) -> tuple | None:
+    """``oracle_run``'s answer for the case's program; None when the oracle cannot evaluate it."""
+    try:
+        return oracle_run(_module_of(case), [])
+    except Exception:  # noqa: BLE001 - the oracle cannot judge this case (unsupported op, ...)
+        return None
 
 
 def _module_of(case: CorpusCase):

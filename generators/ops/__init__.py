@@ -10,7 +10,10 @@ between an OpInfo's reference and its ``sample_inputs_func``:
     tensors of ``generators.tensors``);
   * ``attribute_space``: the classes of shapes and attributes the op's semantics distinguish
     (``AttributeClass``), drawn deterministically before the random draws;
-  * ``signature_keys``: the keys (result types, destination types, ...) a signature is drawn for.
+  * ``signature_keys``: the keys (result types, destination types, ...) a signature is drawn for;
+  * ``destination_values(signature)``: for an op whose result type differs from its operand's
+    (a conversion), operand values that land on the RESULT type's edges, added to the op's
+    special-value case (one array per operand; None: nothing to add).
 
 ``samplers_of(name)`` is the one way to read them: it loads every family module once.
 """
@@ -50,6 +53,7 @@ class Samplers:
     draw_inputs: Optional[Callable[..., list]] = None
     attribute_space: tuple[AttributeClass, ...] = ()
     signature_keys: Any = None
+    destination_values: Optional[Callable[..., Optional[list]]] = None
 
 
 SAMPLERS: dict[str, Samplers] = {}

@@ -14,7 +14,9 @@ from oracle.ops.conversion import bit_width, bitcast_targets
 from oracle.registry import Signature
 from oracle.types import ALL_ELEMENT_TYPES, FLOATS, TensorType, as_element_type
 
+from ..tensors import special_values
 from . import samplers
+from .elements import bitcast_destination_specials, destination_edges, reduce_precision_edges
 
 _ALL_NAMES = tuple(t.name for t in ALL_ELEMENT_TYPES)
 
@@ -59,8 +61,33 @@ def _draw_reduce_precision(draw, element_type, key=None):
     return Signature((TensorType(shape, et),), attrs, (TensorType(shape, et),))
 
 
-# Signature keys (generators.programs.signature_keys): every (source, destination) pair is its own case.
-samplers("stablehlo.convert", draw_signature=_draw_convert, signature_keys=lambda src: _ALL_NAMES)
+def _types(sig):
+    return sig.operand_types[0].element_type, sig.result_types[0].element_type
+
+
+def _convert_destination_values(sig) -> list:
+    """The source values on the destination type's edges (elements.destination_edges)."""
+    return [destination_edges(*_types(sig))]
+
+
+def _bitcast_destination_values(sig) -> list:
+    """The destination type's special values (NaN payloads, subnormals, -0, inf) as source bits."""
+    src, dst = _types(sig)
+    return [bitcast_destination_specials(src, dst, special_values(dst))]
+
+
+def _reduce_precision_destination_values(sig) -> list:
+    """The values on the edges of the eXmY format the operand is narrowed to."""
+    return [reduce_precision_edges(sig.operand_types[0].element_type, sig.attributes["exponent_bits"].value,
+                                   sig.attributes["mantissa_bits"].value)]
+
+
+# Signature keys (generators.programs.signature_keys): every (source, destination) pair is its own
+# case, whose special-value case also holds the destination's edges (destination_values).
+samplers("stablehlo.convert", draw_signature=_draw_convert, signature_keys=lambda src: _ALL_NAMES,
+         destination_values=_convert_destination_values)
 samplers("stablehlo.bitcast_convert", draw_signature=_draw_bitcast,
-         signature_keys=lambda src: [t.name for t in bitcast_targets(src)])
-samplers("stablehlo.reduce_precision", draw_signature=_draw_reduce_precision, signature_keys=_reduce_precision_keys)
+         signature_keys=lambda src: [t.name for t in bitcast_targets(src)],
+         destination_values=_bitcast_destination_values)
+samplers("stablehlo.reduce_precision", draw_signature=_draw_reduce_precision, signature_keys=_reduce_precision_keys,
+         destination_values=_reduce_precision_destination_values)

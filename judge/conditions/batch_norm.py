@@ -16,7 +16,8 @@ from oracle import ir
 from .registry import condition
 
 __all__ = ["epsilon_rounds_to_zero", "elements_per_feature_overflows", "zero_variance_plus_epsilon",
-           "empty_operand_non_positive_variance", "batch_norm_mean_dominates_variance"]
+           "empty_operand_non_positive_variance", "batch_norm_mean_dominates_variance",
+           "batch_norm_inference_mean_dominates"]
 
 
 @condition
@@ -32,10 +33,11 @@ def epsilon_rounds_to_zero(op: ir.Op, operands: Sequence) -> bool:
 
 @condition
 def elements_per_feature_overflows(op: ir.Op, operands: Sequence) -> bool:
-    """batch_norm_grad: size(operand) / dim(operand, feature_index) is not finite in the
-    element type (the spec's constant(..., element_type(grad_output)): 20 in f8E3M4 is inf).
-    (spec "batch_norm_grad")"""
-    if op.name != "stablehlo.batch_norm_grad":
+    """batch_norm_grad / batch_norm_training: size(operand) / dim(operand, feature_index) is not
+    finite in the element type (the spec's constant(..., element_type(grad_output)) and
+    compute_mean's divisor, constant(..., element_type(operand)): 20 in f8E3M4 is inf).
+    (spec "batch_norm_grad", "batch_norm_training")"""
+    if op.name not in ("stablehlo.batch_norm_grad", "stablehlo.batch_norm_training"):
         return False
     operand = np.asarray(operands[0])
     fi = int(op.attr("feature_index"))
@@ -88,3 +90,20 @@ def batch_norm_mean_dominates_variance(op: ir.Op, operands: Sequence) -> bool:
         mean = wide.mean(axis=axes, keepdims=True)
         variance = ((wide - mean) ** 2).mean(axis=axes)
         return bool(np.any(np.squeeze(mean, axis=axes) ** 2 > variance))
+
+
+@condition
+def batch_norm_inference_mean_dominates(op: ir.Op, operands: Sequence) -> bool:
+    """batch_norm_inference with an element whose feature's mean is larger in magnitude than the
+    element's distance from it (|mean| > |operand - mean|): operand * k - mean * k then cancels,
+    losing bits the spec's centering first (operand - mean) keeps. (spec "batch_norm_inference")"""
+    if op.name != "stablehlo.batch_norm_inference" or len(operands) < 5:
+        return False
+    x = np.asarray(operands[0])
+    fi = int(op.attr("feature_index"))
+    if x.size == 0:
+        return False
+    with np.errstate(all="ignore"):
+        wide = x.astype(np.float64)
+        mean = np.asarray(operands[3]).astype(np.float64).reshape([-1 if d == fi else 1 for d in range(x.ndim)])
+        return bool(np.any(np.isfinite(wide) & np.isfinite(mean) & (np.abs(mean) > np.abs(wide - mean))))

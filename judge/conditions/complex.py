@@ -19,7 +19,8 @@ from .registry import condition
 __all__ = ["complex_positive_zero_part", "complex_tiny_component", "complex_zero_component",
            "complex_large_component", "complex_component_square_overflows", "complex_exponential_component",
            "complex_power_zero_base", "complex_power_exponent_overflows", "complex_power_factor_out_of_range",
-           "complex_infinite_component", "complex_negative_zero_sum", "complex_component_ratio_0_58_to_0_67"]
+           "complex_infinite_component", "complex_negative_zero_sum", "complex_component_ratio_0_58_to_0_67",
+           "complex_equal_real_parts"]
 
 
 @condition
@@ -27,6 +28,24 @@ def complex_positive_zero_part(op: ir.Op, operands: Sequence) -> bool:
     """Some complex operand element has a +0 real or imaginary part (its negation is -0). (spec section "Types")"""
     return any(bool(np.any(((x.real == 0) & ~np.signbit(x.real)) | ((x.imag == 0) & ~np.signbit(x.imag))))
                for x in operands if isinstance(x, np.ndarray) and x.dtype.kind == "c")
+
+
+@condition
+def complex_equal_real_parts(op: ir.Op, operands: Sequence) -> bool:
+    """Two complex operands (of maximum, minimum, clamp; broadcast against each other) hold, at
+    some position, elements with equal real parts and different imaginary parts: where ordering
+    by the real part alone and the spec's lexicographic (real, imag) order differ. (spec "maximum",
+    "minimum", "clamp")"""
+    xs = [np.asarray(x) for x in operands if isinstance(x, np.ndarray) and x.dtype.kind == "c"]
+    if len(xs) < 2:
+        return False
+    for i in range(len(xs)):
+        for j in range(i + 1, len(xs)):
+            a, b = np.broadcast_arrays(xs[i], xs[j])
+            with np.errstate(invalid="ignore"):
+                if np.any((a.real == b.real) & (a.imag != b.imag)):
+                    return True
+    return False
 
 
 def _complex_components(operands: Sequence) -> list:

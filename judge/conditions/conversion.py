@@ -13,8 +13,10 @@ import ml_dtypes
 import numpy as np
 
 from oracle import ir
+from oracle.element_conversion import convert_array
 from oracle.impl_defined_masks import convert_unrepresentable
 from oracle.numerics import is_subnormal, round_to
+from oracle.types import ELEMENT_TYPES
 
 from .operands import nonfinite_operand
 from .registry import condition
@@ -23,7 +25,7 @@ from .values import element_type_of, float_operands, oracle_results_of, some_ele
 __all__ = ["subnormal_quantization_scale", "f4_largest_magnitude", "requantize_scale_ratio_overflows",
            "f6_empty_or_constant", "two_bit_integer_to_sub_byte", "e8m0_smallest_operand",
            "reduce_precision_narrows_8_bit_float", "quantized_value_beyond_expressed_range",
-           "double_rounding_through_f32", "float_to_sub_byte_unsigned_out_of_range", "operand_inexact_in_result_type",
+           "double_rounding_through_f32", "convert_rounds_up_to_smallest_normal", "float_to_sub_byte_unsigned_out_of_range", "operand_inexact_in_result_type",
            "e8m0_in_f32_subnormal_range", "f8e4m3fn_negative_nan_operand", "f8e4m3fn_result_out_of_range"]
 
 
@@ -139,18 +141,50 @@ def quantized_value_beyond_expressed_range(op: ir.Op, operands: Sequence) -> boo
 
 @condition
 def double_rounding_through_f32(op: ir.Op, operands: Sequence) -> bool:
-    """A convert of f64 to a float type narrower than f32 where rounding to f32 first changes
-    the result (1.4999999999999998 -> 1.5 -> 2 in f8E8M0FNU, where 1 is nearest). (spec "convert")"""
-    if op.name != "stablehlo.convert" or np.asarray(operands[0]).dtype != np.float64:
+    """A convert of f64 (or complex<f64>) or of an integer wider than f32's 24-bit significand
+    to a float type narrower than f32 where converting to f32 first changes the result
+    (1.4999999999999998 -> 1.5 -> 2 in f8E8M0FNU, where 1 is nearest; ui32 1077936129 -> f32
+    1077936128, a bf16 tie, -> 1073741824, where 1082130432 is nearest). (spec "convert")"""
+    if op.name != "stablehlo.convert" or not isinstance(operands[0], np.ndarray):
         return False
-    et = storage_of(element_type_of(op.results[0]))
-    if not getattr(et, "is_float", False) or et.bits >= 32:
+    src, dst = storage_of(element_type_of(op.operands[0])), storage_of(element_type_of(op.results[0]))
+    if getattr(src, "is_complex", False) and getattr(dst, "is_complex", False):
+        src, dst = src.component, dst.component
+    elif getattr(src, "is_complex", False):
+        src = src.component
+    wide = (getattr(src, "is_float", False) and src.bits == 64) or (getattr(src, "is_integer", False) and src.bits > 24)
+    if not (wide and getattr(dst, "is_float", False) and dst.bits < 32):
         return False
     x = np.asarray(operands[0])
+    x = x.real.copy() if x.dtype.kind == "c" else x
+    f32 = ELEMENT_TYPES["f32"]
     with np.errstate(all="ignore"):
-        once = round_to(x, et).astype(np.float64)
-        twice = x.astype(np.float32).astype(et.dtype).astype(np.float64)
+        once = convert_array(x, src, dst).astype(np.float64)
+        twice = convert_array(convert_array(x, src, f32), f32, dst).astype(np.float64)
     return bool(np.any((once != twice) & ~(np.isnan(once) & np.isnan(twice))))
+
+
+@condition
+def convert_rounds_up_to_smallest_normal(op: ir.Op, operands: Sequence) -> bool:
+    """A float convert (real or complex) with some element (component) below the destination's
+    smallest normal in magnitude that rounds up to it: a flush-to-zero that detects tininess
+    before rounding returns 0 there, where the flushed reading (after rounding) keeps the
+    smallest normal (f64 1.1754942807573643e-38, a tie, -> f32 1.1754944e-38). (spec "convert")"""
+    if op.name != "stablehlo.convert" or not isinstance(operands[0], np.ndarray):
+        return False
+    src, dst = storage_of(element_type_of(op.operands[0])), storage_of(element_type_of(op.results[0]))
+    dst = dst.component if getattr(dst, "is_complex", False) else dst
+    if not (getattr(src, "is_float", False) or getattr(src, "is_complex", False)) or not getattr(dst, "is_float", False):
+        return False
+    x = np.asarray(operands[0])
+    parts = (x.real, x.imag) if x.dtype.kind == "c" else (x,)
+    normal = float(dst.finfo.smallest_normal)
+    with np.errstate(all="ignore"):
+        for part in parts:
+            magnitude = np.abs(np.asarray(part).astype(np.float64))
+            if np.any((magnitude < normal) & (round_to(magnitude, dst).astype(np.float64) == normal)):
+                return True
+    return False
 
 
 @condition

@@ -14,6 +14,8 @@ import ml_dtypes
 import numpy as np
 
 from oracle import ir
+from oracle.numerics import round_to
+from oracle.types import ELEMENT_TYPES
 
 from .registry import condition
 from .values import element_type_of, float_operands, some_element, storage_of
@@ -22,8 +24,9 @@ __all__ = ["atanh_operand_near_0_4", "acosh_operand_just_above_one", "atan_opera
            "log_plus_one_small_operand", "erf_tiny_operand", "erfc_operand_at_least_8", "erf_inv_operand_near_one",
            "acosh_operand_square_overflows", "zero_integer_base", "minus_one_to_negative_power",
            "clamp_min_above_max", "polygamma_order_3_mod_4", "polygamma_negative_operand", "asin_operand_near_one",
-           "atanh_small_operand", "infinite_zeta_operand", "fmod_at_least_half_divisor", "negative_half_operand",
-           "remainder_quotient_overflows", "digamma_near_pole", "unit_base_nan_exponent", "expm1_small_operand"]
+           "atanh_small_operand", "infinite_zeta_operand", "digamma_zero_operand", "fmod_at_least_half_divisor",
+           "negative_half_operand", "remainder_quotient_overflows", "digamma_near_pole", "unit_base_nan_exponent",
+           "expm1_small_operand", "sqrt_rounds_twice_through_f16"]
 
 
 @condition
@@ -104,6 +107,22 @@ def minus_one_to_negative_power(op: ir.Op, operands: Sequence) -> bool:
 
 
 @condition
+def sqrt_rounds_twice_through_f16(op: ir.Op, operands: Sequence) -> bool:
+    """A sqrt of a float type narrower than f16 with some element whose square root, rounded to
+    f16 first, rounds to another value of the type than the square root itself (sqrt(15.5) =
+    3.937..: 3.9375 in f16, a tie of f8E3M4 that rounds to 4; once: 3.875). (spec "sqrt")"""
+    floats = float_operands(operands[:1])
+    if op.mnemonic != "sqrt" or not floats or ml_dtypes.finfo(floats[0].dtype).bits >= 16:
+        return False
+    et = element_type_of(op.results[0])
+    with np.errstate(all="ignore"):
+        root = np.sqrt(floats[0].astype(np.float64))
+        once = round_to(root, et).astype(np.float64)
+        twice = round_to(round_to(root, ELEMENT_TYPES["f16"]).astype(np.float64), et).astype(np.float64)
+    return bool(np.any((once != twice) & ~np.isnan(once)))
+
+
+@condition
 def clamp_min_above_max(op: ir.Op, operands: Sequence) -> bool:
     """A real clamp with some min element above its max element (spec clamp: the result is
     max there, minimum(maximum(operand, min), max)). (spec "clamp")"""
@@ -162,6 +181,23 @@ def infinite_zeta_operand(op: ir.Op, operands: Sequence) -> bool:
         return False
     with np.errstate(invalid="ignore"):
         return any(bool(np.any(np.asarray(x).astype(np.float64) == np.inf)) for x in operands[:2])
+
+
+@condition
+def digamma_zero_operand(op: ir.Op, operands: Sequence) -> bool:
+    """chlo.digamma, or chlo.polygamma of order 0, with an operand element +-0: the pole where the
+    decomposition (materializeDigamma) gives -inf. (CHLO "digamma", ChloLegalizeToStablehlo.cpp)"""
+    if op.name == "chlo.digamma":
+        x, orders = operands[0], None
+    elif op.name == "chlo.polygamma":
+        orders, x = operands[0], operands[1]
+    else:
+        return False
+    with np.errstate(invalid="ignore"):
+        at_zero = np.asarray(x).astype(np.float64) == 0
+        if orders is not None:
+            at_zero = at_zero & (np.asarray(orders).astype(np.float64) == 0)
+    return bool(np.any(at_zero))
 
 
 @condition

@@ -23,25 +23,33 @@ __all__ = ["scatter_window_out_of_bounds", "scatter_negative_start_index", "unsi
 
 
 def _scatter_start_indices(op: ir.Op, operands: Sequence):
-    """(start indices, size of the operand dimension they index) per scatter_dims_to_operand_dims
-    dimension of a scatter, and the longest an update window can be along any dimension."""
+    """(start indices, size of the operand dimension they index, the update window's size along
+    it) per scatter_dims_to_operand_dims dimension of a scatter.  spec "scatter": the window
+    spans the operand dimensions that are neither inserted_window_dims nor input_batching_dims,
+    in order, each as long as the update dimension update_window_dims names for it; the others
+    are 1 wide."""
     n = (len(operands) - 1) // 2
     operand, indices, updates = np.asarray(operands[0]), np.asarray(operands[n]), np.asarray(operands[n + 1])
     dn = op.attr("scatter_dimension_numbers", {}) or {}
     ivd = int(dn.get("index_vector_dim", 0))  # the parser drops a 0 (the default)
     starts = np.moveaxis(indices, ivd, -1) if ivd < indices.ndim else indices[..., None]
-    columns = [(starts[..., k].astype(np.int64), operand.shape[d])
-               for k, d in enumerate(dn.get("scatter_dims_to_operand_dims", ()))]
-    return columns, max(updates.shape, default=1)
+    one_wide = {int(d) for d in dn.get("inserted_window_dims", ())} | {int(d) for d in dn.get("input_batching_dims", ())}
+    window_dims = [int(d) for d in dn.get("update_window_dims", ())]
+    spanned = [d for d in range(operand.ndim) if d not in one_wide]
+    width = {d: updates.shape[w] for d, w in zip(spanned, window_dims)}
+    return [(starts[..., k].astype(np.int64), operand.shape[d], width.get(int(d), 1))
+            for k, d in enumerate(dn.get("scatter_dims_to_operand_dims", ()))]
 
 
 @condition
 def scatter_window_out_of_bounds(op: ir.Op, operands: Sequence) -> bool:
-    """Some update window reaches outside the operand (XLA then skips the whole window). (spec "scatter")"""
+    """Some update window reaches outside the operand (XLA then skips the whole window): a start
+    index below 0, or one whose window, as wide as its update window along that dimension, ends
+    past the operand. (spec "scatter")"""
     if op.name != "stablehlo.scatter":
         return False
-    columns, widest = _scatter_start_indices(op, operands)
-    return any(np.any(column < 0) or np.any(column + widest > size) for column, size in columns)
+    return any(np.any(column < 0) or np.any(column + width > size)
+               for column, size, width in _scatter_start_indices(op, operands))
 
 
 @condition
@@ -49,8 +57,7 @@ def scatter_negative_start_index(op: ir.Op, operands: Sequence) -> bool:
     """Some scatter start index is negative (below the operand, not past its end). (spec "scatter")"""
     if op.name != "stablehlo.scatter":
         return False
-    columns, _ = _scatter_start_indices(op, operands)
-    return any(np.any(column < 0) for column, _ in columns)
+    return any(np.any(column < 0) for column, _, _ in _scatter_start_indices(op, operands))
 
 
 #: The operands holding start indices: (first, last + 1) by op.

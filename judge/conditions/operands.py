@@ -18,16 +18,24 @@ from oracle.numerics import is_subnormal
 from .registry import condition
 from .values import element_type_of, float_operands, oracle_results_of, some_element, storage_of
 
-__all__ = ["subnormal_operand", "nan_operand", "nonfinite_operand", "smallest_normal_binade_operand",
+__all__ = ["subnormal_operand", "positive_subnormal_operand", "nan_operand", "nonfinite_operand", "smallest_normal_binade_operand",
            "zero_or_subnormal_operand", "tiny_exact_result", "negative_sub_byte_operand", "narrow_integer_top_bit",
            "signed_zero_pair", "zero_or_subnormal_pair", "negative_zero_operand", "empty_operand",
-           "subnormal_in_short_vector_tail", "scalar_operand", "smallest_normal_result"]
+           "subnormal_in_short_vector_tail", "scalar_operand", "smallest_normal_result",
+           "negative_integer_operand", "f6_operand", "integer_division_by_zero_or_overflow"]
 
 
 @condition
 def subnormal_operand(op: ir.Op, operands: Sequence) -> bool:
     """Some float operand element is subnormal. (spec section "Types")"""
     return any(bool(np.any(is_subnormal(x))) for x in float_operands(operands))
+
+
+@condition
+def positive_subnormal_operand(op: ir.Op, operands: Sequence) -> bool:
+    """Some float operand element is a positive subnormal. (spec section "Types")"""
+    with np.errstate(invalid="ignore"):  # NaN elements compare false
+        return any(bool(np.any(is_subnormal(x) & (np.asarray(x, np.float64) > 0))) for x in float_operands(operands))
 
 
 @condition
@@ -87,6 +95,35 @@ def negative_sub_byte_operand(op: ir.Op, operands: Sequence) -> bool:
     element (a backend widening it by zero extension reads -1 : i2 as 3). (spec section "Types")"""
     return any(et.bits < 8 and bool(np.any(x.astype(np.int64) < 0))
                for et, x in _integer_operands(op, operands, "sint"))
+
+
+@condition
+def negative_integer_operand(op: ir.Op, operands: Sequence) -> bool:
+    """Some operand of a signed integer type holds a negative element. (spec section "Types")"""
+    return any(x.size and bool(np.any(x.astype(np.int64) < 0)) for _, x in _integer_operands(op, operands, "sint"))
+
+
+@condition
+def f6_operand(op: ir.Op, operands: Sequence) -> bool:
+    """Some operand of the op has the element type f6E2M3FN or f6E3M2FN. (spec section "Types")"""
+    return any(str(element_type_of(v)).startswith("f6E") for v in op.operands)
+
+
+@condition
+def integer_division_by_zero_or_overflow(op: ir.Op, operands: Sequence) -> bool:
+    """An integer divide / remainder with a zero divisor element, or a signed min / -1 (whose
+    quotient overflows): both results are implementation-defined, and a CPU division instruction
+    traps on them. (spec "divide", "remainder")"""
+    if op.mnemonic not in ("divide", "remainder") or len(operands) < 2:
+        return False
+    kinds = _integer_operands(op, operands, "sint") + _integer_operands(op, operands, "uint")
+    if len(kinds) < 2:
+        return False
+    (et, lhs), (_, rhs) = kinds[0], kinds[1]
+    lhs, rhs = np.broadcast_arrays(lhs.astype(np.int64) if et.is_signed else lhs.astype(np.uint64),
+                                   rhs.astype(np.int64) if et.is_signed else rhs.astype(np.uint64))
+    overflow = (lhs == et.min_value) & (rhs == -1) if et.is_signed else np.zeros(lhs.shape, bool)
+    return bool(np.any((rhs == 0) | overflow))
 
 
 @condition

@@ -19,7 +19,8 @@ from .values import element_type_of
 __all__ = ["after_quantized_reduce_window", "complex_splat_constant_to_real", "multiply_operand",
            "reciprocal_divisor", "multiply_of_a_product_by_constant", "contraction_operand",
            "one_term_contraction_operand", "narrow_float_computed_operand", "broadcast_product_operand",
-           "constant_bound_of_a_product_sum", "narrowed_broadcast_difference_operand", "narrowed_float_operand"]
+           "constant_bound_of_a_product_sum", "narrowed_broadcast_difference_operand", "narrowed_float_operand",
+           "constant_operand"]
 
 
 def _producer(value, preceding: Sequence[ir.Op]) -> ir.Op | None:
@@ -70,6 +71,13 @@ def _folds_to_constant(value, preceding: Sequence[ir.Op]) -> bool:
     producer = _producer(value, preceding)
     return producer is not None and (producer.name == "stablehlo.constant" or (
         bool(producer.operands) and all(_folds_to_constant(v, preceding) for v in producer.operands)))
+
+
+@program_condition
+def constant_operand(op: ir.Op, operands: Sequence, preceding: Sequence[ir.Op]) -> bool:
+    """Some operand is computed from constants alone, which a compiler's constant folder
+    evaluates at compile time instead of the compiled code at run time. (spec "constant")"""
+    return any(_folds_to_constant(v, preceding) for v in op.operands)
 
 
 @program_condition

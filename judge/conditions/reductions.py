@@ -17,10 +17,12 @@ from oracle.evaluator import Context, run_ops
 
 from .operands import nan_operand
 from .registry import condition
+from .values import float_operands
 
 __all__ = ["body_returns_an_argument", "variadic_all_reduce", "stable_sort_with_equal_keys",
            "complex_order_comparison", "negative_sort_dimension", "top_k_equal_elements", "totalorder_comparator",
-           "totalorder_nan_operand", "while_body_moves_carried_value"]
+           "totalorder_nan_operand", "while_body_moves_carried_value", "several_sort_operands",
+           "totalorder_compare_of_nan_or_zero"]
 
 
 @condition
@@ -71,6 +73,23 @@ def complex_order_comparison(op: ir.Op, operands: Sequence) -> bool:
     direction = str(getattr(op.attr("comparison_direction", None), "value", op.attr("comparison_direction", "")))
     return (op.name in ("stablehlo.compare", "chlo.broadcast_compare") and direction in ("GE", "GT", "LE", "LT")
             and any(isinstance(x, np.ndarray) and x.dtype.kind == "c" for x in operands))
+
+
+@condition
+def several_sort_operands(op: ir.Op, operands: Sequence) -> bool:
+    """A sort of two or more operands (sorted together by the comparator). (spec "sort")"""
+    return op.name == "stablehlo.sort" and len(operands) >= 2
+
+
+@condition
+def totalorder_compare_of_nan_or_zero(op: ir.Op, operands: Sequence) -> bool:
+    """A compare with compare_type TOTALORDER of float operands holding a NaN or a zero (where
+    totalOrder and the FLOAT comparison differ: NaNs are ordered, -0 < +0). (spec "compare")"""
+    if op.name != "stablehlo.compare" or "TOTALORDER" not in str(op.attr("compare_type", "")):
+        return False
+    with np.errstate(invalid="ignore"):
+        return any(bool(np.any(np.isnan(x.astype(np.float64)) | (x.astype(np.float64) == 0)))
+                   for x in float_operands(operands))
 
 
 @condition

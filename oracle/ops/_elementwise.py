@@ -12,17 +12,18 @@ Numerics, in one place:
   f32 has 24 >= 2p+2 bits for all of them (p <= 11), so that double rounding is innocuous
   for + - * / sqrt (Figueroa, "When is double rounding innocuous?", 1995).  E8M0's range
   exceeds float32's, so it goes through float64 instead.
-* **Floats, transcendental ops** (exp, log, sin, ...): computed in float64 with numpy's libm
-  (for f64 operands that is the best available: numpy's f64 functions are within a few ulp,
-  not correctly rounded), then rounded ONCE to the result type by ``round_f64``.
-  NOTE: ml_dtypes' float64 -> f8/bf16/... casts go through float32 (double rounding:
-  bf16(1 + 2^-8 + 2^-40) comes out as 1.0, not 1 + 2^-7), so ``round_f64`` first rounds to
-  float32 with round-to-odd and only then lets ml_dtypes round to the type: round-to-odd
-  into a format with >= p+2 bits followed by round-to-nearest-even is exact rounding.
-  The float32 -> type casts of ml_dtypes round correctly (checked exhaustively on every
-  midpoint of every format in suites/test_oracle_elementwise.py).
-* **Complex** transcendentals: complex128, then each component rounded to the component
-  type.  complex<f32> multiply/divide are also done in complex128 and rounded once.
+* **Floats, transcendental ops** (exp, log, sin, pow, atan2, ...): the exact function
+  (``_transcendental``) correctly rounded to the result type (``_special.correctly_rounded``:
+  an Arb ball where it decides, mpmath where it does not), never numpy's float64 functions,
+  whose bits depend on the CPU's SIMD kernels and on the array's length.  Each distinct
+  operand value is evaluated once.  Values reach a narrow type through ``round_to`` (float64
+  with round-to-odd, then float32 with round-to-odd, then ml_dtypes' correct float32 cast:
+  ml_dtypes' own float64 casts may round twice).
+* **Complex** transcendentals: off the axes, each component correctly rounded from an Arb
+  ball or mpmath (``_special.complex_rounded``); on the real and imaginary axes (where the
+  branch cuts lie and signed zeros pick a side) and for non-finite components, numpy's
+  complex128 function (C99 Annex G), rounded once per component.  complex<f32>
+  multiply/divide are done in complex128 and rounded once.
 * Results that the type cannot hold (the spec is silent): no-infinity formats with a NaN
   (f8E4M3FN, the FNUZ types, E8M0) overflow to NaN (what IEEE-754 implies for a format
   without infinity; LLVM APFloat and ml_dtypes agree); the FNUZ types turn -0 into +0 and
@@ -48,6 +49,8 @@ from ..errors import OracleError, UndefinedBehavior, Unsupported
 from ..numerics import note_unrepresentable, round_to
 from ..registry import OpInfo, register
 from ..quantization import dequantize_op_quantize
+from ._special import complex_rounded, correctly_rounded
+from ._transcendental import ARB, MPMATH
 from ..types import (ALL_ELEMENT_TYPES, BOOL, COMPLEXES, ELEMENT_TYPES, FLOATS, SIGNED_INTEGERS,
                      UNSIGNED_INTEGERS, ElementType, element_type)
 
@@ -152,18 +155,33 @@ def float_exact(fn):
     return kernel
 
 
-def float_via_f64(fn):
-    """A float kernel for a transcendental: float64, then one rounding to the type."""
+def float_correctly_rounded(exact):
+    """A float kernel for a transcendental: ``exact(*floats, mp)`` (``_transcendental``)
+    rounded once to the type, the same bits on every machine."""
+    def mpmath_value(*xs):
+        return exact(*xs, MPMATH)
+
+    def ball(*xs):
+        return exact(*xs, ARB)
+
     def kernel(et, *xs):
-        if et.bits == 64:
-            return fn(*xs)
-        return round_f64(np.asarray(fn(*[x.astype(F64) for x in xs])), et)
+        with np.errstate(invalid="ignore"):  # NaN of the narrow formats
+            wide = [np.asarray(x).astype(F64) for x in xs]
+        return correctly_rounded(et, wide, None, mpmath_value, ball=ball)
     return kernel
 
 
 def complex_native(fn):
     def kernel(et, *xs):
         return fn(*xs)
+    return kernel
+
+
+def complex_correctly_rounded(exact, ball, fallback):
+    """A complex kernel for a transcendental: ``exact(mpc)`` / ``ball(acb)`` correctly rounded
+    per component off the axes, ``fallback`` (numpy complex128) on them (module docstring)."""
+    def kernel(et, x):
+        return complex_rounded(et, x, exact, fallback, ball)
     return kernel
 
 

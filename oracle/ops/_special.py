@@ -1,8 +1,12 @@
-"""Correctly rounded special functions for the CHLO ops (``oracle/ops/chlo.py``).
+"""Correctly rounded functions: CHLO's special functions (``oracle/ops/chlo.py``) and StableHLO's
+element-wise transcendentals (``_elementwise.float_correctly_rounded``, definitions in
+``_transcendental.py``).
 
-Truth is an exact function rounded ONCE to the result type, decided in up to three tiers:
+Truth is an exact function rounded ONCE to the result type, at the result's shape, each distinct
+operand value evaluated once, decided in up to three tiers:
 
-1. results narrower than f64 take a vectorized float64 path first (below);
+1. results narrower than f64 may take a vectorized float64 path first (below; CHLO's functions
+   do, the StableHLO ones do not: their bits must not depend on numpy's CPU-specific kernels);
 2. the elements it leaves go to Arb (python-flint), which returns a *ball* proven to hold the
    exact value (Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval
    arithmetic", 2017).  If both ends of the ball round to the same value of the result type,
@@ -41,7 +45,7 @@ import numpy as np
 from flint import acb, arb, ctx as flint_ctx
 from mpmath.libmp import to_float
 
-from ..numerics import round_to
+from ..numerics import round_to, unrecorded
 
 WORK_BITS = 160
 FAST_PATH_BAND = 2.0 ** -36
@@ -85,12 +89,16 @@ def mp_to_f64_nearest(y) -> float:
     return to_float(y._mpf_, rnd="n")
 
 
+def wide_mp(values, et) -> np.ndarray:
+    """mpmath reals (flat list) -> float64, ready for the one rounding to ``et``: to nearest for
+    f64, to odd for a narrower type (so that ``round_to`` then rounds once)."""
+    to_f64 = mp_to_f64_nearest if et.bits == 64 else mp_to_f64_odd
+    return np.array([to_f64(v) for v in values], np.float64)
+
+
 def round_mp(values, shape, et) -> np.ndarray:
     """mpmath reals (flat list) -> array of float type ``et``, each rounded once."""
-    if et.bits == 64:
-        return np.array([mp_to_f64_nearest(v) for v in values], np.float64).reshape(shape)
-    odd = np.array([mp_to_f64_odd(v) for v in values], np.float64).reshape(shape)
-    return round_to(odd, et)
+    return round_to(wide_mp(values, et).reshape(shape), et)
 
 
 def _same_bits(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -130,10 +138,11 @@ def _exact_to_f64(man: int, exp: int, odd: bool) -> float:
 
 
 def _rounded_balls(balls: list, et):
-    """(values rounded to ``et``, decided mask) of Arb balls (or floats: exact special values;
-    None: nothing known).  An element is decided where both ends of its ball round to the same
-    value, the same bits (a ball around 0 is not decided).  Rounding is monotone, so the exact
-    value inside the ball rounds to it too."""
+    """(float64 values that round to ``et`` as the balls' exact values do, decided mask) of Arb
+    balls (or floats: exact special values; None: nothing known).  An element is decided where
+    both ends of its ball round to the same value, the same bits (a ball around 0 is not
+    decided).  Rounding is monotone, so the exact value inside the ball rounds to it too; the
+    ball's lower end (to odd for a narrower type) is returned for the caller's one rounding."""
     odd = et.bits < 64
     ends = np.full((len(balls), 2), math.nan)
     with flint_ctx.workprec(BALL_BITS):  # the ends are rounded outward at BALL_BITS bits
@@ -144,15 +153,15 @@ def _rounded_balls(balls: list, et):
                 ends[i] = [_exact_to_f64(*(int(v) for v in end.man_exp()), odd)
                            for end in (ball.lower(), ball.upper())]
     low, high = (ends[:, k] if not odd else round_to(ends[:, k], et) for k in (0, 1))
-    return low, ~np.isnan(ends[:, 0]) & _same_bits(low, high)
+    return ends[:, 0], ~np.isnan(ends[:, 0]) & _same_bits(low, high)
 
 
-def _rounded_one_by_one(et, columns, exact, ball) -> np.ndarray:
-    """exact(*row) of each row of ``columns`` (float64 arrays) rounded once to ``et``: from its
-    Arb ball where that decides it, else from mpmath."""
+def _wide_one_by_one(et, columns, exact, ball) -> np.ndarray:
+    """exact(*row) of each row of ``columns`` (float64 arrays) as float64 values that round once
+    to ``et`` (``wide_mp``): from its Arb ball where that decides it, else from mpmath."""
     n = columns[0].size
     rows = [tuple(float(c[i]) for c in columns) for i in range(n)]
-    decided = np.zeros(n, bool)
+    out, decided = np.zeros(n), np.zeros(n, bool)
     if ball is not None:
         with flint_ctx.workprec(BALL_BITS):
             balls = [ball(*row) for row in rows]
@@ -161,31 +170,52 @@ def _rounded_one_by_one(et, columns, exact, ball) -> np.ndarray:
     if idx.size:
         with mpmath.workprec(WORK_BITS):
             values = [exact(*rows[i]) for i in idx]
-        slow = round_mp(values, (idx.size,), et)
-        if ball is None:
-            return slow
-        out[idx] = slow
+        out[idx] = wide_mp(values, et)
     return out
+
+
+def _unique_rows(columns: list) -> tuple:
+    """(the distinct rows of equal-length arrays, as columns; the index of each row among them),
+    told apart by their bits (distinct NaN payloads stay distinct); (columns, None) when every
+    row is distinct already."""
+    if columns[0].size < 2:
+        return columns, None
+    bits = np.stack([np.ascontiguousarray(c).view(np.uint64) for c in columns], axis=1)
+    unique, inverse = np.unique(bits, axis=0, return_inverse=True)
+    if len(unique) == len(bits):
+        return columns, None
+    return [np.ascontiguousarray(unique[:, k]).view(np.float64) for k in range(len(columns))], inverse.ravel()
 
 
 def correctly_rounded(et, args, fast, exact, hard=None, ball=None) -> np.ndarray:
     """Elementwise f(*args) correctly rounded to float type ``et``.
 
     ``args``: float64 arrays of one shape (the operands' exact values).
-    ``fast(*args)``: the float64 approximation (vectorized) or None to use mpmath only.
+    ``fast(*args)``: the float64 approximation (vectorized) or None to use Arb / mpmath only.
     ``exact(*scalars)``: the function of float scalars; returns an mpmath number (at the
       working precision) or a float for special values (NaN, inf, signed zeros): a float
       is taken as the exact answer.
     ``hard(*args)``: bool mask of elements outside the fast path's accuracy assumption.
     ``ball(*scalars)``: ``exact`` on Arb balls (an ``arb``, a float for a special value, or None
       where Arb has no answer); see the module docstring.
+    The result is rounded to ``et`` once, at its own shape (what ``round_to`` notes about
+    values the type cannot hold then refers to the result's elements).
     """
     shape = np.shape(args[0])
     flat = [np.asarray(a, np.float64).ravel() for a in args]
+    with unrecorded():  # the roundings that decide are not the result's
+        wide = _wide_correctly_rounded(et, flat, fast, exact, hard, ball)
+    return round_to(wide.reshape(shape), et)
+
+
+def _wide_correctly_rounded(et, flat, fast, exact, hard, ball) -> np.ndarray:
+    """``correctly_rounded``'s float64 values before the one rounding to ``et``, flat."""
+    unique, inverse = _unique_rows(flat)
+    if inverse is not None:  # each distinct operand tuple once (an element's value is its own)
+        return _wide_correctly_rounded(et, unique, fast, exact, hard, ball)[inverse]
     n = flat[0].size
     todo = np.ones(n, bool)
     out = np.zeros(n, np.float64)
-    result = None
     if et.bits < 64 and fast is not None and n:
         with np.errstate(all="ignore"):
             v = np.asarray(fast(*flat), np.float64)
@@ -195,19 +225,11 @@ def correctly_rounded(et, args, fast, exact, hard=None, ball=None) -> np.ndarray
             with np.errstate(all="ignore"):
                 ok &= ~np.asarray(hard(*flat), bool)
         todo = ~ok
-        out = v
+        out = v.copy()
     idx = np.flatnonzero(todo)
     if idx.size:
-        slow = _rounded_one_by_one(et, [a[idx] for a in flat], exact, ball)
-    if et.bits == 64:
-        result = np.zeros(n, np.float64)
-        if idx.size:
-            result[idx] = slow
-        return result.reshape(shape)
-    result = round_to(out, et)
-    if idx.size:
-        result[idx] = slow
-    return result.reshape(shape)
+        out[idx] = _wide_one_by_one(et, [a[idx] for a in flat], exact, ball)
+    return out
 
 
 def complex_work_bits(z: complex) -> int:
@@ -231,18 +253,25 @@ def complex_rounded(et, z: np.ndarray, exact, fallback, ball=None) -> np.ndarray
     infinities), rounded once per component.
     """
     z = np.asarray(z).astype(np.complex128)
-    shape = z.shape
-    flat = z.ravel()
+    with unrecorded():  # the roundings that decide are not the result's
+        wide = _wide_complex(et, z.ravel(), exact, fallback, ball)
+    return round_to(wide.reshape(z.shape), et)  # once per component, at the result's shape
+
+
+def _wide_complex(et, flat: np.ndarray, exact, fallback, ball) -> np.ndarray:
+    """``complex_rounded``'s complex128 values before the one rounding per component, flat."""
+    parts, inverse = _unique_rows([flat.real.copy(), flat.imag.copy()])
+    if inverse is not None:
+        distinct = np.empty(parts[0].shape, np.complex128)
+        distinct.real, distinct.imag = parts
+        return _wide_complex(et, distinct, exact, fallback, ball)[inverse]
     with np.errstate(all="ignore"):
-        fb = np.asarray(fallback(flat), np.complex128)
+        out = np.asarray(fallback(flat), np.complex128).copy()
     comp = et.component
     use_mp = np.isfinite(flat.real) & np.isfinite(flat.imag) & (flat.real != 0) & (flat.imag != 0)
     idx = np.flatnonzero(use_mp)
-    out = np.empty(flat.shape, et.dtype)
-    out.real = round_to(fb.real.copy(), comp)
-    out.imag = round_to(fb.imag.copy(), comp)
     if not idx.size:
-        return out.reshape(shape)
+        return out
     points = [complex(flat[i]) for i in idx]
     decided = np.zeros(idx.size, bool)
     if ball is not None:
@@ -259,6 +288,6 @@ def complex_rounded(et, z: np.ndarray, exact, fallback, ball=None) -> np.ndarray
         for k in slow:
             with mpmath.workprec(complex_work_bits(points[k])):
                 values.append(mpmath.mpc(exact(mpmath.mpc(points[k]))))
-        out.real[idx[slow]] = round_mp([v.real for v in values], (slow.size,), comp)
-        out.imag[idx[slow]] = round_mp([v.imag for v in values], (slow.size,), comp)
-    return out.reshape(shape)
+        out.real[idx[slow]] = wide_mp([v.real for v in values], comp)
+        out.imag[idx[slow]] = wide_mp([v.imag for v in values], comp)
+    return out

@@ -15,24 +15,29 @@ vectorized fast path and its argument are in ``_special.py``).  Edge semantics:
 * erf_inv: NaN outside [-1, 1], erf_inv(+-1) = +-inf (the limits).
 * lgamma = log|Gamma(x)|: +inf at the poles (0 and the negative integers) and at +-inf
   (C's lgamma, which XLA's Lgamma follows).
-* digamma: at the poles 0, -1, -2, ... no doc decides (the one-sided limits are +inf and
-  -inf): the oracle computes NaN (XLA's Digamma) and marks them implementation-defined
-  (IREE gives -inf at 0); +inf at +inf, NaN at -inf.
+* digamma: at the poles no doc decides (the one-sided limits are +inf and -inf), so the
+  decomposition does (ChloLegalizeToStablehlo.cpp, materializeDigamma: "return nan for
+  negative integers, and -inf for zero"): -inf at +-0, NaN at -1, -2, ...; +inf at +inf,
+  NaN at -inf.
 * polygamma(n, x): n must be a non-negative integer (NaN otherwise); n = 0 is digamma; at a
-  pole x in {0, -1, ...}: +inf for odd n (both one-sided limits are +inf), NaN for even n,
-  all marked implementation-defined as digamma's.
+  pole x in {0, -1, ...}: +inf for odd n, NaN for even n (the decomposition's
+  (-1)^(n+1) n! zeta(n + 1, x), whose zeta is +inf at a pole for an even order, NaN otherwise).
 * zeta(x, q) (Hurwitz, sum over n >= 0 of (q + n)^-x, doc): NaN for x < 1, +inf at x = 1;
   for q <= 0: NaN when x is not an integer (terms (q + n) < 0 to a non-integer power are
-  not real; with q an integer this is implementation-defined: the term 0^-x is +inf, which
-  Cephes and torch return), else +inf when q is an integer (the term 0^-x), else the real
-  series value.
+  not real; with q an integer there is also a term 0^-x = +inf, and the decomposition,
+  materializeZeta, decides NaN), else +inf when q is an integer (the doc's sum has the
+  term 0^-x), else the real series value.
   zeta(+inf, q) = 0 for q > 1 (every term pow(q + n, -inf) = 0, IEEE pow), 1 for q = 1.
 * complex acos/acosh/asin/asinh/atan/atanh/cosh/sinh/tan (the docs allow complex):
   principal branches; on the axes (branch cuts) and for non-finite parts, C99 Annex G
   (numpy's complex128 functions) rounded per component.
-* top_k: "If two elements are equal, the lower-index element appears first" (CHLO doc and
-  XLA TopK); the order of NaN is not stated anywhere: rows holding a NaN are
-  implementation-defined (masked).  -0 and +0 are equal (IEEE compare).
+* top_k: where its doc is silent, its official decomposition (ChloLegalizeToStablehlo.cpp,
+  ConvertTopKOp) says what it means: a stable ``sort`` of the operand with an iota, comparator
+  ``compare GT`` with ``compare_type TOTALORDER`` for floats, sliced to k.  So floats come in
+  descending IEEE totalOrder: +NaN first, then +inf, ..., +0 before -0, ..., -inf, -NaN last
+  (the oracle's ``total_order_key``, as ``compare`` TOTALORDER uses it), and elements with
+  the same key keep the lower index first (the doc: "If two elements are equal, the
+  lower-index element appears first").
 * ragged_dot: the three modes of the CHLO doc (ragged non-contracting lhs dim with a group
   dim in rhs; ragged contracting dim with a group dim in the result; ragged batch dim).
   group_sizes is [g] or batched [b..., x..., g] (lax.ragged_dot_general doc: the batch dims,
@@ -58,6 +63,8 @@ from ..impl_defined_masks import (CUT_SIDE, NONSTANDARD, complex_exceptions, eit
 from ..registry import OPS, OpInfo, add_impl_defined, record_facts, register
 from ._elementwise import COMPLEX_TYPES, FLOAT_TYPES, complex_via_c128, float_exact, wrap
 from ._special import complex_rounded, correctly_rounded
+from ._transcendental import arb_method
+from .selection import total_order_key
 from .dot_general import DotDims, WideDot, canonical, round_result, wide_dot
 
 FAMILY = "chlo"
@@ -94,19 +101,14 @@ def _odd_zero(x):
     return x
 
 
-def _on_ball(method):
-    return staticmethod(lambda x: method(arb(x)))
-
-
 class _Balls:
     """The mpmath functions the exact definitions below call, on Arb balls (see
     ``_special``): the same definition gives the mpmath value or a proven enclosure."""
     mpf = arb
-    acos, acosh, asin, asinh = (_on_ball(m) for m in (arb.acos, arb.acosh, arb.asin, arb.asinh))
-    atan, atanh, cosh, sinh, tan = (_on_ball(m) for m in (arb.atan, arb.atanh, arb.cosh, arb.sinh, arb.tan))
-    erf, erfc, erfinv = (_on_ball(m) for m in (arb.erf, arb.erfc, arb.erfinv))
-    exp, log, gamma, loggamma, digamma = (_on_ball(m) for m in (arb.exp, arb.log, arb.gamma, arb.lgamma,
-                                                                arb.digamma))
+    acos, acosh, asin, asinh = (arb_method(m) for m in ("acos", "acosh", "asin", "asinh"))
+    atan, atanh, cosh, sinh, tan = (arb_method(m) for m in ("atan", "atanh", "cosh", "sinh", "tan"))
+    erf, erfc, erfinv = (arb_method(m) for m in ("erf", "erfc", "erfinv"))
+    exp, log, gamma, loggamma, digamma = (arb_method(m) for m in ("exp", "log", "gamma", "lgamma", "digamma"))
 
     @staticmethod
     def besseli(n, x):
@@ -222,7 +224,9 @@ def _make_real(name, mp=mpmath):
         return mp.log(abs(mp.gamma(x))) if x < 0 else mp.loggamma(x)
 
     def digamma(x):
-        if math.isnan(x) or x == -math.inf or (x <= 0 and _is_integer(x)):
+        if x == 0:
+            return -math.inf  # the decomposition's value at the pole 0 (module docstring)
+        if math.isnan(x) or x == -math.inf or (x < 0 and _is_integer(x)):
             return math.nan
         return math.inf if x == math.inf else mp.digamma(x)
 
@@ -336,12 +340,6 @@ _COMPLEX = {
 }
 
 
-def _at_pole(x):
-    """x in {0, -1, -2, ...}: the poles of digamma / polygamma."""
-    with np.errstate(all="ignore"):
-        return (x <= 0) & (x == np.floor(x))
-
-
 def _unary_evaluate(name):
     fast, hard = _FAST[name]
     exact, ball = _make_real(name), _make_real(name, _Balls)
@@ -394,14 +392,6 @@ _register("polygamma", _binary_float_evaluate(
     polygamma_exact, lambda n, x: sp.polygamma(np.where(n == np.floor(n), n, np.nan).astype(np.int64), x),
     lambda n, x: (x < 1) | (n != np.floor(n)) | (n < 0) | (n > 50) | (n == 0)),
     WIDE, extra={"arity": 2})
-
-
-def _zeta_undecided(x, q):
-    """q in {0, -1, ...} with x > 1 not an integer: the sum has a term 0^-x = +inf AND terms
-    (q + n)^-x of negative bases, which are not real; no doc decides between +inf (Cephes,
-    torch) and NaN (XLA)."""
-    with np.errstate(all="ignore"):
-        return (q <= 0) & (q == np.floor(q)) & (x > 1) & (x != np.floor(x))
 
 
 _register("zeta", _binary_float_evaluate(zeta_exact, sp.zeta, lambda x, q: (q <= 0) | (x < 1.0001)),
@@ -525,6 +515,7 @@ _register("mulhi", _mulhi, ("i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "u
 # =================================================================== top_k
 
 def _top_k(op_, args, ctx, env):
+    """chlo.top_k by its decomposition (module docstring): descending keys, ties by lower index."""
     x = args[0]
     k = int(op_.attr("k"))
     et = _et(op_)
@@ -533,8 +524,7 @@ def _top_k(op_, args, ctx, env):
                           constraint="k")
     n = x.shape[-1]
     if et.is_float:
-        key = x.astype(np.float64)
-        key = np.where(key == 0, 0.0, key)  # -0 and +0 are equal: the lower index first
+        key = total_order_key(x, et)  # compare GT, TOTALORDER
     elif et.is_integer or et.is_bool:
         key = x.astype(np.int64 if (et.is_signed) else np.uint64)
     else:
@@ -543,15 +533,7 @@ def _top_k(op_, args, ctx, env):
     rev = np.argsort(key[..., ::-1], axis=-1, kind="stable")[..., ::-1]
     order = (n - 1 - rev)[..., :k]
     values = np.take_along_axis(x, order, axis=-1)
-    index_type = _result_et(op_, 1)
-    if et.is_float and ctx is not None and getattr(ctx, "impl_defined", None) is not None:
-        nan_rows = np.isnan(x.astype(np.float64)).any(axis=-1, keepdims=True)
-        mask = np.broadcast_to(nan_rows, values.shape)
-        if mask.any():  # the order of NaN is not specified (CHLO doc, XLA TopK)
-            for r in op_.results:
-                prev = ctx.impl_defined.get(r)
-                ctx.impl_defined[r] = mask if prev is None else (prev | mask)
-    return [values, order.astype(index_type.dtype)]
+    return [values, order.astype(_result_et(op_, 1).dtype)]
 
 
 _register("top_k", _top_k, ("i8", "i16", "i32", "i64", "ui8", "ui32") + WIDE)
@@ -817,27 +799,6 @@ for _name in ("cosh", "sinh"):
 add_impl_defined(ImplDefined("chlo.square", "complex: a non-finite component, or the exact z * z overflows or "
                              "underflows", "a complex multiplication z * z (stablehlo.multiply's entry)", NONSTANDARD,
                              complex_exceptions(exact_result_exceptions(lambda z: z * z))))
-# Values no CHLO doc decides, from the operands alone (so a flushing backend's flushed operands
-# are judged by them too: digamma(-1e-310) computed as digamma(-0) is at the pole).
-_POLE_WHY = "the one-sided limits are -inf and +inf: XLA returns NaN, IREE -inf at 0"
-
-
-def _wide(x) -> np.ndarray:
-    with np.errstate(invalid="ignore"):  # NaN of narrow formats
-        return np.asarray(x).astype(np.float64)
-
-
-add_impl_defined(
-    ImplDefined("chlo.digamma", "x at a pole (0, -1, -2, ...)", _POLE_WHY, NONSTANDARD,
-                lambda inputs, attributes, result_type: _at_pole(_wide(inputs[0]))),
-    ImplDefined("chlo.polygamma", "n a non-negative integer and x at a pole (0, -1, -2, ...)",
-                _POLE_WHY + " (n = 0 is digamma; +inf for odd n, where both limits are +inf)", NONSTANDARD,
-                lambda inputs, attributes, result_type: (
-                    lambda n, x: _at_pole(x) & (n >= 0) & (n == np.floor(n)))(*map(_wide, inputs))),
-    ImplDefined("chlo.zeta", "q a non-positive integer and x > 1 not an integer",
-                "the sum has a term 0^-x = +inf and terms of negative bases to a non-integer power, which "
-                "are not real: +inf (Cephes, torch) or NaN (XLA)", NONSTANDARD,
-                lambda inputs, attributes, result_type: _zeta_undecided(*map(_wide, inputs))))
 # chlo.broadcast_<op>: the op after broadcasting, so its rows and implementation-defined entries.
 for _name, _base in _BROADCAST.items():
     record_facts(f"chlo.broadcast_{_name}", broadcast_of=_base)

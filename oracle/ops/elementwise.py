@@ -22,7 +22,9 @@ impl-defined table masks them in comparisons):
 from __future__ import annotations
 
 import ml_dtypes
+import mpmath
 import numpy as np
+from flint import acb
 
 from ..allowances import (EPS, ImplDefined, Tolerance, cbrt_bound, complex_multiply,
                           complex_transcendental, componentwise_complex, correctly_rounded, each_type,
@@ -36,9 +38,11 @@ from ..impl_defined_masks import (CUT_SIDE, ERRORS, NONSTANDARD, add_with_overfl
                                   shift_count_out_of_range, sign_region, signed_division_overflow,
                                   subtract_with_overflow)
 from ..registry import add_impl_defined, record_facts
+from ._transcendental import BINARY as EXACT_BINARY, UNARY as EXACT_UNARY
 from ._elementwise import (BOOLS, C128, COMPLEX_TYPES, F32, F64, FLOAT_TYPES, INTS, SINTS,
                            complex_native, complex_via_c128, component_type,
-                           elementwise, float_exact, float_via_f64, from_bits, int_arith, make_complex,
+                           complex_correctly_rounded, elementwise, float_correctly_rounded, float_exact,
+                           from_bits, int_arith, make_complex,
                            to_bits, wide, wrap)
 from ..numerics import note_unrepresentable
 from ..quantization import add_subtract_error_bound
@@ -172,7 +176,7 @@ def complex_power_error_bound(op_, inputs, result_types) -> list:
 elementwise("power", quantized="elementwise", domain="positive", arity=2,
             extra={"error_bound": complex_power_error_bound}, kernels={
     INTS: _int_power,
-    FLOAT_TYPES: float_via_f64(np.power),
+    FLOAT_TYPES: float_correctly_rounded(EXACT_BINARY["power"]),  # pow: IEEE 754-2019 9.2.1
     COMPLEX_TYPES: complex_via_c128(np.power),
 }, notes="integer power with negative exponent: truncated (0 unless |base| = 1); 0^-n = 0 impl-defined; "
          "complex: within complex_power_error_bound")
@@ -465,30 +469,41 @@ def _complex_atan2(y, x):
     return make_complex(arg, -log_abs)
 
 
+def _mp_logistic(z):
+    return 1 / (1 + mpmath.exp(-z))
+
+
+def _acb_logistic(z):
+    return 1 / (1 + (-z).exp())
+
+
+# mnemonic: (the exact real function, the complex function in mpmath, on Arb balls, numpy's on the axes)
 _TRANSCENDENTAL = {
-    # mnemonic: (float64 function, complex128 function)
-    "exponential": (np.exp, np.exp),
-    "exponential_minus_one": (np.expm1, np.expm1),
-    "log": (np.log, np.log),
-    "log_plus_one": (np.log1p, _complex_log1p),
-    "logistic": (_logistic, _logistic),
-    "sine": (np.sin, np.sin),
-    "cosine": (np.cos, np.cos),
-    "tan": (np.tan, np.tan),
-    "tanh": (np.tanh, np.tanh),
-    "cbrt": (np.cbrt, _complex_cbrt),
-    "rsqrt": (_rsqrt, _rsqrt),
+    "exponential": (mpmath.exp, acb.exp, np.exp),
+    "exponential_minus_one": (mpmath.expm1, acb.expm1, np.expm1),
+    "log": (mpmath.log, acb.log, np.log),
+    "log_plus_one": (mpmath.log1p, acb.log1p, _complex_log1p),
+    "logistic": (_mp_logistic, _acb_logistic, _logistic),
+    "sine": (mpmath.sin, acb.sin, np.sin),
+    "cosine": (mpmath.cos, acb.cos, np.cos),
+    "tan": (mpmath.tan, acb.tan, np.tan),
+    "tanh": (mpmath.tanh, acb.tanh, np.tanh),
+    "cbrt": (mpmath.cbrt, lambda z: z.root(3), _complex_cbrt),  # principal cube root
+    "rsqrt": (lambda z: 1 / mpmath.sqrt(z), acb.rsqrt, _rsqrt),
 }
-for _name, (_f, _c) in _TRANSCENDENTAL.items():
-    elementwise(_name, arity=1, kernels={FLOAT_TYPES: float_via_f64(_f), COMPLEX_TYPES: complex_via_c128(_c)},
+for _name, _complex_functions in _TRANSCENDENTAL.items():
+    elementwise(_name, arity=1, kernels={FLOAT_TYPES: float_correctly_rounded(EXACT_UNARY[_name]),
+                                         COMPLEX_TYPES: complex_correctly_rounded(*_complex_functions)},
                 quantized="elementwise", domain="positive" if _name in ("log", "log_plus_one", "rsqrt", "cbrt") else "")
 
-# sqrt: squareRoot is correctly rounded (IEEE), so float_exact; complex via complex128.
-elementwise("sqrt", arity=1, kernels={FLOAT_TYPES: float_exact(np.sqrt), COMPLEX_TYPES: complex_via_c128(np.sqrt)},
+# sqrt: squareRoot is correctly rounded (IEEE), so float_exact; complex correctly rounded per component.
+elementwise("sqrt", arity=1, kernels={FLOAT_TYPES: float_exact(np.sqrt),
+                                      COMPLEX_TYPES: complex_correctly_rounded(mpmath.sqrt, acb.sqrt, np.sqrt)},
             quantized="elementwise", domain="positive")
 
-elementwise("atan2", quantized="elementwise", arity=2, kernels={FLOAT_TYPES: float_via_f64(np.arctan2),
-                                       COMPLEX_TYPES: complex_via_c128(_complex_atan2)})
+elementwise("atan2", quantized="elementwise", arity=2, kernels={
+    FLOAT_TYPES: float_correctly_rounded(EXACT_BINARY["atan2"]),
+    COMPLEX_TYPES: complex_via_c128(_complex_atan2)})
 
 __all__: list[str] = []
 

@@ -50,7 +50,7 @@ from ..errors import OracleError
 from ..evaluator import Context, batchable
 from ..registry import add_impl_defined, op, record_facts
 from ..quantization import on_storage
-from ..types import ALL_ELEMENT_TYPES, ElementType, TensorType, as_element_type
+from ..types import ALL_ELEMENT_TYPES, ElementType, TensorType, as_element_type, is_extension_dtype
 from ._checks import shape_error
 
 __all__ = ["run_body", "reduce_arrays", "schedule_free", "values_differ", "monoid_ops", "monoid_identity",
@@ -434,7 +434,7 @@ def _windows(padded: np.ndarray, window, strides, dilations, counts) -> np.ndarr
     if math.prod(counts) == 0:
         return np.empty((math.prod(window),) + tuple(counts), dtype=padded.dtype)
     extent = [(w - 1) * d + 1 for w, d in zip(window, dilations)]
-    if padded.dtype.isbuiltin != 1:  # ml_dtypes: numpy's stride tricks need a builtin dtype
+    if is_extension_dtype(padded.dtype):  # ml_dtypes: numpy's stride tricks need a numpy dtype
         raw = padded.view(np.dtype(f"u{padded.dtype.itemsize}"))
         return _windows(raw, window, strides, dilations, counts).view(padded.dtype)
     view = np.lib.stride_tricks.sliding_window_view(padded, extent)
