@@ -480,6 +480,25 @@ def _program_boundary_problem(program: str) -> str | None:
         return None
 
 
+def hal_element_types(program: str) -> list[int]:
+    """The HAL element type code of each @main argument (what a standalone script passes its
+    buffers as, reports/standalone.py)."""
+    arg_types, _ = main_signature(parse_mlir(program))
+    return [_hal_element_type(_element(ty)) for ty in arg_types]
+
+
+def sub_byte_boundary(program: str) -> str | None:
+    """Which @main argument or result has 1-, 2- or 4-bit elements (packed at the boundary;
+    None: none has)."""
+    arg_types, result_types = main_signature(parse_mlir(program))
+    for where, types in (("argument", arg_types), ("result", result_types)):
+        for k, ty in enumerate(types):
+            element = _element(ty)
+            if element is not None and element.bits < 8 and element.kind != "bool":
+                return f"{where} #{k} of type {ty} has sub-byte elements"
+    return None
+
+
 def _tensor_type(type_text: str):
     """The TensorType ``type_text`` spells (None: it spells none)."""
     from oracle.types import TensorType, parse_type

@@ -279,6 +279,33 @@ class TorchEngine:
             raise Rejected(f"torch {self.mode}: {first}") from None
 
 
+#: torch dtypes whose numpy form is an ml_dtypes type of the same name (they cross as bits).
+ML_DTYPES_NAMES = ("bfloat16", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
+                   "float8_e8m0fnu")
+
+
+def traced_graph(program: str):
+    """The program lowered onto torch and traced to an FX graph of aten ops, as a standalone
+    reproducer carries it (reports/standalone.py): (graph module, its constants as numpy arrays
+    by attribute name, {numpy dtype name: torch dtype name} of the types that cross as bits)."""
+    import ml_dtypes
+    import torch
+
+    engine = TorchEngine("eager")
+    graph = engine._traced(engine._lowered(program))
+    constants = {}
+    for node in graph.graph.nodes:
+        if node.op == "get_attr":
+            value = getattr(graph, node.target).detach().contiguous()
+            name = str(value.dtype).replace("torch.", "")
+            if name in ML_DTYPES_NAMES:
+                bits = torch.uint8 if value.element_size() == 1 else torch.int16
+                constants[node.target] = value.view(bits).numpy().view(getattr(ml_dtypes, name))
+            else:
+                constants[node.target] = value.numpy()
+    return graph, constants, {n: n for n in ML_DTYPES_NAMES}
+
+
 def preload_eager() -> None:
     """What a torch worker does once before it forks its servers (adapters/worker.py): import
     torch (seconds of CPU), so that a server forked after a crash (inductor's SIGFPE on an

@@ -22,6 +22,7 @@ from .cli_arguments import (UsageError, backend_names, check_programs, collectiv
                             planned, read_text, backend_of)
 from .cli_fuzz import cmd_campaign, cmd_fuzz, cmd_triage
 from .cli_parser import build_parser
+from .upstream import cmd_upstream
 from .exits import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, STOPPED_CODES, findings_exit_code, stoppable, stopped_by,
                     stopped_exit_code)
 
@@ -500,6 +501,7 @@ def cmd_collectives(args) -> int:
 
 #: What each command of the parser (conformance/cli_parser.py) runs.
 COMMANDS = {"run": cmd_run, "eval": cmd_eval, "corpus": cmd_corpus, "check": cmd_check, "repro": cmd_repro,
+            "upstream": cmd_upstream,
             "report": cmd_report, "certify": cmd_certify, "fuzz": cmd_fuzz, "campaign": cmd_campaign,
             "triage": cmd_triage, "collectives": cmd_collectives, "exhaustive": cmd_exhaustive,
             "backends": cmd_backends, "probe": cmd_probe, "certify-merge": cmd_certify_merge,

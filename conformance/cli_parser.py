@@ -122,6 +122,23 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("dir", help="a reproducer folder, or a testdata-format .mlir file")
     _backend_options(rp, out=False)
 
+    up = sub.add_parser("upstream", help="a finding as an upstream bug report: report.md and a standalone "
+                                         "reproducer on the backend's own packages (--blame, --versions)")
+    up.add_argument("finding", nargs="?", help="a reproducer folder, a fuzz finding folder, results.json#CASE-ID, "
+                                               "or a deviation entry FILE:INDEX (e.g. xla:5)")
+    up.add_argument("--backend", help="the backend (default: the reproducer's, or the entry's first)")
+    _timeout_option(up)
+    up.add_argument("--out", default="upstream", help="folder for report.md, reproduce.py and the inputs")
+    up.add_argument("--blame", action="store_true",
+                    help="turn each optimisation switch of the backend off in turn; name those that fix it")
+    up.add_argument("--versions", metavar="SPEC",
+                    help="replay on released versions, e.g. 'jaxlib>=0.7,<=0.10.2' (a venv per version, cached)")
+    up.add_argument("--shrink-seconds", type=float, default=60.0, help="time for shrinking the program")
+    up.add_argument("--all-entries", action="store_true",
+                    help="a report per entry of the backend's deviation file, and index.md")
+    up.add_argument("--entries", help="with --all-entries: only these entry numbers (comma-separated)")
+    up.add_argument("--entries-file", help="with --all-entries: the deviation file's stem (default: the backend's)")
+
     rep = sub.add_parser("report", help="one self-contained HTML page (and/or JUnit XML) from results.json files")
     rep.add_argument("paths", nargs="+", help="results.json files or folders holding one")
     rep.add_argument("--html", help="write the HTML report here")

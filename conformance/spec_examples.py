@@ -117,6 +117,24 @@ def _sections(lines: list[str]) -> list[tuple[str, int, int]]:
     return out
 
 
+def op_semantics(op: str) -> str:
+    """The first paragraph of an op's Semantics section in the spec, verbatim ("" when the spec
+    or the section is not there)."""
+    path = spec_path()
+    if path is None:
+        return ""
+    lines = open(path, encoding="utf-8").read().splitlines()
+    for name, start, end in _sections(lines):
+        if name == op:
+            body = [ln for ln in lines[start + 1:end]]
+            text = "\n".join(body).split("Semantics", 1)[-1].strip()
+            paragraphs = text.split("\n\nInputs\n")[0].split("\n\n")
+            # the first paragraph, and the list it introduces ("does the following:")
+            keep = paragraphs[:2] if paragraphs[0].rstrip().endswith(":") else paragraphs[:1]
+            return "\n\n".join(p.strip() for p in keep)
+    return ""
+
+
 def _example_blocks(lines: list[str], start: int, end: int) -> list[tuple[int, list[str]]]:
     """Blank-line separated blocks of the op's Examples paragraph: (first line index, lines)."""
     try:

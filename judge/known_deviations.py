@@ -47,7 +47,7 @@ DEVIATIONS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "devia
 SUITE, SUBMITTER = "suite", "submitter"
 #: The fields an entry of a deviation file may have.
 ENTRY_FIELDS = frozenset({"backends", "backend", "op", "ops", "dtypes", "statuses", "status", "reason", "link",
-                          "when", "versions"})
+                          "when", "versions", "blame"})
 
 
 @dataclass(frozen=True)
