@@ -108,8 +108,21 @@ def _case(info, type_name: str, samples: int, seed: int):
 
 
 def _value_text(x) -> str:
-    x = np.asarray(x)
-    return f"{x[()]!s} (0x{int(x.reshape(1).view(f'u{x.dtype.itemsize}')[0]):0{2 * x.dtype.itemsize}x})"
+    """The value and its bits (complex: the imaginary part's bits, then the real part's)."""
+    x = np.asarray(x).reshape(1)
+    return f"{x[0]!s} (0x{x.view(np.uint8)[::-1].tobytes().hex()})"
+
+
+def _ulp_error(reading: np.ndarray, actual: np.ndarray) -> np.ndarray:
+    """ULP distance of real values; of complex values, normwise: |actual - expected| in units of
+    the spacing of the component type at |expected| (a component that cancels to ~0 beside a
+    large one is no worse for being a billion of its own ULPs off)."""
+    if not np.iscomplexobj(reading):
+        return np.asarray(ulp_distance(reading, actual), np.float64)
+    with np.errstate(all="ignore"):
+        scale = np.abs(reading.astype(np.complex128)).astype(reading.real.dtype)
+        return np.abs(actual.astype(np.complex128) - reading.astype(np.complex128)) / np.spacing(scale).astype(
+            np.float64)
 
 
 def _differs_in_kind(expected: np.ndarray, actual: np.ndarray) -> np.ndarray:
@@ -165,7 +178,9 @@ def measure(info, type_name: str, backend, *, samples: int, seed: int = 0,
     # A backend that declares it flushes subnormals is measured against the nearest of the exact
     # value and the flushed readings the judge accepts (flushed operands, flushed results).
     readings = [e] + (_flushed_readings(case, e) if traits.flushes_subnormals else [])
-    compared = np.ones(e.shape, bool) if masked is None else ~np.asarray(masked).ravel()
+    # the elements the judge left uncompared (implementation-defined, also on a flushed reading)
+    judged_mask = verdict.masks[0] if verdict.masks else masked
+    compared = np.ones(e.shape, bool) if judged_mask is None else ~np.asarray(judged_mask).ravel()
     special = compared & np.logical_and.reduce([_differs_in_kind(r, a) for r in readings])
     finite = compared & ~special & np.logical_or.reduce([np.asarray(isfinite(r)) for r in readings]) \
         & np.asarray(isfinite(a))
@@ -174,8 +189,7 @@ def measure(info, type_name: str, backend, *, samples: int, seed: int = 0,
         row.special_example = _example(case.inputs, e, a, int(np.flatnonzero(special)[0]))
     if row.compared:
         with np.errstate(invalid="ignore"):
-            distances = [np.where(np.asarray(isfinite(r[finite])), np.asarray(ulp_distance(r[finite], a[finite]),
-                                                                               np.float64), np.inf)
+            distances = [np.where(np.asarray(isfinite(r[finite])), _ulp_error(r[finite], a[finite]), np.inf)
                          for r in readings]
         ulps = np.minimum.reduce(distances)
         row.max_ulp = float(ulps.max())
