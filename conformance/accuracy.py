@@ -119,10 +119,12 @@ def _ulp_error(reading: np.ndarray, actual: np.ndarray) -> np.ndarray:
     large one is no worse for being a billion of its own ULPs off)."""
     if not np.iscomplexobj(reading):
         return np.asarray(ulp_distance(reading, actual), np.float64)
-    with np.errstate(all="ignore"):
-        scale = np.abs(reading.astype(np.complex128)).astype(reading.real.dtype)
-        return np.abs(actual.astype(np.complex128) - reading.astype(np.complex128)) / np.spacing(scale).astype(
+    part = reading.real.dtype
+    with np.errstate(all="ignore"):  # |expected| past the component's range counts at its largest value
+        scale = np.minimum(np.abs(reading.astype(np.complex128)), np.finfo(part).max).astype(part)
+        error = np.abs(actual.astype(np.complex128) - reading.astype(np.complex128)) / np.spacing(scale).astype(
             np.float64)
+    return np.where(np.isnan(error), np.inf, error)
 
 
 def _differs_in_kind(expected: np.ndarray, actual: np.ndarray) -> np.ndarray:

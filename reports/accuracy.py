@@ -61,7 +61,9 @@ class AccuracyTable:
 
 
 def _ulp(x: float) -> str:
-    return "inf" if x == float("inf") else f"{x:.0f}" if x == int(x) else f"{x:.1f}"
+    if x != x or x in (float("inf"), float("-inf")):
+        return str(x)
+    return f"{x:.0f}" if x == int(x) else f"{x:.1f}"
 
 
 def load_table(path: str) -> AccuracyTable:
