@@ -88,16 +88,17 @@ def _random_values(et, count: int, rng: np.random.Generator, *, every_binade: bo
     return np.concatenate([bits, uniform])
 
 
-def measured_inputs(samples: int, seed: int):
+def measured_inputs(samples: int, seed: int, *, specials: bool = True):
     """The ``values`` callback of ``special_value_cases``: every value where the type is narrow
-    enough, else the special values (their cross product) followed by random draws."""
+    enough, else the special values (their cross product; not without ``specials``) followed by
+    random draws."""
     def values(element_types):
         types = [as_element_type(t) for t in element_types]
         narrow = UNARY_SWEEP_MAX_BITS if len(types) == 1 else BINARY_MAX_BITS
         if len(types) <= 2 and all(t.is_float and t.bits <= narrow for t in types):
             return every_value_cross(types)
         rng = np.random.default_rng(seed)
-        special = special_value_cross(types)
+        special = special_value_cross(types) if specials else [np.zeros(0, t.dtype) for t in types]
         # every binade for one operand; two operands (atan2, power, zeta, polygamma) in the typical
         # range, where an order or a shift drawn from every binade is a huge, meaningless argument
         return [np.concatenate([s, _random_values(t, samples, rng, every_binade=len(types) == 1)])
@@ -105,11 +106,27 @@ def measured_inputs(samples: int, seed: int):
     return values
 
 
-def _case(info, type_name: str, samples: int, seed: int):
-    drawn = [c for c in collect_examples(
-        special_value_cases(info, as_element_type(type_name), values=measured_inputs(samples, seed)), 4, seed)
-        if c is not None]
+def _case(info, type_name: str, samples: int, seed: int, *, specials: bool = True):
+    values = measured_inputs(samples, seed, specials=specials)
+    drawn = [c for c in collect_examples(special_value_cases(info, as_element_type(type_name), values=values), 4, seed)
+             if c is not None]
     return drawn[0] if drawn else None
+
+
+def _evaluated(info, type_name: str, samples: int, seed: int):
+    """(case, oracle context, expected results): on the special values and random draws, or --
+    where the oracle cannot evaluate some special value (polygamma of order 3.4e38) -- on the
+    random draws alone; (None, None, None) without an element-wise signature of the type."""
+    case = _case(info, type_name, samples, seed)
+    if case is None:
+        return None, None, None
+    context = oracle.Context(case.module, impl_defined={})
+    try:
+        return case, context, oracle.evaluate(case.module, case.inputs, context=context)
+    except Unsupported:
+        case = _case(info, type_name, samples, seed, specials=False)
+        context = oracle.Context(case.module, impl_defined={})
+        return case, context, oracle.evaluate(case.module, case.inputs, context=context)
 
 
 def _value_text(x) -> str:
@@ -150,22 +167,20 @@ def measure(info, type_name: str, backend, *, samples: int, seed: int = 0,
             timeout: float = 300.0) -> AccuracyRow:
     """One op on one element type: the backend's ULP error against the oracle's value."""
     row = AccuracyRow(op=info.name, dtype=type_name)
-    case = _case(info, type_name, samples, seed)
-    if case is None:
-        row.status, row.message = "skipped", "no element-wise signature of this type"
-        return row
-    op = case.module.main.ops[0]
-    row.values = int(case.inputs[0].size)
-    context = oracle.Context(case.module, impl_defined={})
     started = time.perf_counter()
     try:
-        expected = oracle.evaluate(case.module, case.inputs, context=context)
+        case, context, expected = _evaluated(info, type_name, samples, seed)
     except Unsupported as e:
         row.status, row.message = "unsupported", str(e)
         return row
     except OracleError as e:
         row.status, row.message = "error", f"oracle: {e}"
         return row
+    if case is None:
+        row.status, row.message = "skipped", "no element-wise signature of this type"
+        return row
+    op = case.module.main.ops[0]
+    row.values = int(case.inputs[0].size)
     row.oracle_seconds = round(time.perf_counter() - started, 3)
     started = time.perf_counter()
     run = backend.run(case.program, case.inputs, timeout=timeout)

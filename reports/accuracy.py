@@ -39,6 +39,8 @@ class AccuracyRow:
 
     def line(self) -> str:
         """One terminal line."""
+        if self.status == "measured" and not self.compared:
+            return f"{self.op:28s} {self.dtype:13s} no element with a finite result on both sides, of {self.values}"
         if self.status != "measured":
             return f"{self.op:28s} {self.dtype:13s} {self.status}: {self.message[:100]}"
         return (f"{self.op:28s} {self.dtype:13s} max {_ulp(self.max_ulp):>7s} ULP  median {_ulp(self.median_ulp):>5s}  "
@@ -86,6 +88,9 @@ HEADER = ("op", "element type", "max ULP", "median ULP", "p99 ULP", "exact", "va
 def _cells(row: AccuracyRow) -> tuple:
     if row.status != "measured":
         return (row.op, row.dtype, row.status, "", "", "", str(row.values), "", "", row.message[:120])
+    if not row.compared:
+        return (row.op, row.dtype, "-", "-", "-", "-", "0", str(row.special), row.verdict,
+                "no element with a finite result on both sides")
     worst = row.worst
     inputs = ", ".join(v for k, v in worst.items() if k.startswith("input"))
     where = f"{inputs} -> {worst.get('expected', '')} / {worst.get('actual', '')}" if worst else ""
