@@ -140,21 +140,21 @@ def _maybe_junit(args, results_paths: list[str]) -> None:
 
 def cmd_report(args) -> int:
     from judge.results import load_run
-    from reports.html import render_report
-    from reports.results import atomic_write_text
+    from reports.accuracy import is_table_path
+    from reports.html import write_report
 
     if not (args.html or args.junit):
         raise UsageError("nothing to write: give --html OUT.html and/or --junit OUT.xml")
     output_file(args.html, "--html")
     output_file(args.junit, "--junit")
-    runs = [load_run(p) for p in args.paths]  # BadInputFile names the file that is not a results file
-    if args.html:
-        base = os.path.dirname(os.path.abspath(args.html))
-        atomic_write_text(args.html, render_report(runs, base=base))
-        print(f"report: {args.html}")
+    if args.html:  # BadInputFile / ValueError name the file that is not a results file or an accuracy table
+        try:
+            print(f"report: {write_report(args.paths, args.html)}")
+        except ValueError as e:
+            raise UsageError(str(e)) from None
     if args.junit:
         from reports.junit import write_junit
-        print(f"junit: {write_junit(args.junit, runs)}")
+        print(f"junit: {write_junit(args.junit, [load_run(p) for p in args.paths if not is_table_path(p)])}")
     return EXIT_OK
 
 
@@ -471,6 +471,31 @@ def cmd_exhaustive(args) -> int:
     return EXIT_FINDINGS if bad else EXIT_OK
 
 
+def cmd_accuracy(args) -> int:
+    """Measured ULP error of each element-wise float op x type on a backend (conformance/accuracy.py)."""
+    from reports.accuracy import write_table
+    from .accuracy import plan_accuracy, run_accuracy
+
+    try:
+        pairs = plan_accuracy(listed(args.ops), listed(args.dtypes))
+    except KeyError as e:
+        raise UsageError(str(e).strip("'\"")) from None
+    if not pairs:
+        raise UsageError("no element-wise op with an approximated result takes the element types asked for")
+    output_folder(args.out)
+    backend = backend_of(args, args.backend)
+    try:
+        table = run_accuracy(backend, pairs, samples=args.samples, seed=args.seed, timeout=args.timeout,
+                             on_row=lambda partial: write_table(partial, args.out))
+    finally:
+        backend.close()
+    json_path, md_path = write_table(table, args.out)
+    measured = [r for r in table.rows if r.status == "measured"]
+    print(f"{backend.name}: {len(measured)} of {len(table.rows)} op x element type pairs measured; "
+          f"tables: {md_path}, {json_path}; HTML: shlo-conform report {args.out} --html accuracy.html")
+    return EXIT_OK
+
+
 def cmd_collectives(args) -> int:
     """Every collective x process-group strategy x grid shape (conformance/grid_coverage.py)."""
     from conformance.grid_coverage import coverage_table, run_coverage
@@ -505,7 +530,7 @@ COMMANDS = {"run": cmd_run, "eval": cmd_eval, "corpus": cmd_corpus, "check": cmd
             "report": cmd_report, "certify": cmd_certify, "fuzz": cmd_fuzz, "campaign": cmd_campaign,
             "triage": cmd_triage, "collectives": cmd_collectives, "exhaustive": cmd_exhaustive,
             "backends": cmd_backends, "probe": cmd_probe, "certify-merge": cmd_certify_merge,
-            "verify": cmd_verify, "scoreboard": cmd_scoreboard}
+            "verify": cmd_verify, "scoreboard": cmd_scoreboard, "accuracy": cmd_accuracy}
 
 
 def main(argv=None) -> int:

@@ -11,6 +11,8 @@ import argparse
 #: ``--ops`` / ``--dtypes`` of the commands that take any op of the oracle.
 ALL_OPS_HELP = "comma-separated op names (default: every op the oracle can generate)"
 ALL_DTYPES_HELP = "comma-separated element types (default: every type each op takes)"
+#: ``accuracy``: random draws per op x element type too wide to sweep over every value.
+ACCURACY_SAMPLES = 4096
 
 
 def _backend_options(parser, *, out: bool = True) -> None:
@@ -242,6 +244,17 @@ def build_parser() -> argparse.ArgumentParser:
     _selection_options(ex, ops="comma-separated op names (default: every element-wise op)",
                        dtypes="comma-separated small float types (default: all of them)")
     _seed_option(ex)
+
+    ac = sub.add_parser("accuracy", help="measured ULP error per element-wise float op x type on a backend "
+                                         "(Markdown + JSON table; the HTML report shows it)")
+    _backend_options(ac)
+    ac.set_defaults(out="accuracy")
+    _selection_options(ac, ops="comma-separated op names (default: every element-wise op with an approximated result)",
+                       dtypes="comma-separated element types (default: f16,bf16,f32,f64,complex<f32>,complex<f64>)")
+    ac.add_argument("--samples", type=int, default=ACCURACY_SAMPLES,
+                    help=f"random draws per op x type too wide to sweep every value (default: {ACCURACY_SAMPLES})")
+    _seed_option(ac)
+    _accuracy_option(ac)
 
     b = sub.add_parser("backends", help="list the backends and whether they are installed (--check: usable) here")
     b.add_argument("--check", action="store_true", help="start each backend to confirm that it is usable here")

@@ -33,6 +33,7 @@ from judge.explain import stale_deviations
 from judge.results import KNOWN, VERDICTS, CaseResult, Cell, Run, column_of, load_run, worst
 from judge.status import Status
 
+from .accuracy import is_table_path, table_html, tables_of
 from .coverage import gaps_text, op_coverage
 from .results import atomic_write_text
 
@@ -172,8 +173,9 @@ def _cell_id(n: int) -> str:
 
 
 class _Page:
-    def __init__(self, runs: list[Run], base: str, title: str):
+    def __init__(self, runs: list[Run], base: str, title: str, accuracy: list | None = None):
         self.runs, self.base, self.title = runs, base, title
+        self.accuracy = accuracy or []
         self.drills: list[str] = []
         self.families = {}
         self.drill_of: dict = {}  # (run index, case id) -> the number of the drill-down showing it
@@ -362,7 +364,8 @@ class _Page:
             js=_JS, sources=sources, summary=self.summary(), legend=legend, status_options=status_options,
             family_options=family_options, backend_boxes=backend_boxes, overview=self.overview(),
             sections="".join(sections), problems=self.problems(),
-            stale=self.divergent() + self.stale(), drills="".join(self.drills),
+            stale=self.divergent() + self.stale(), accuracy="".join(table_html(t) for t in self.accuracy),
+            drills="".join(self.drills),
             environment=self.environment())
 
     def environment(self) -> str:
@@ -398,16 +401,19 @@ def _dtype_order(name: str):
     return (order.get(name, len(order) + 1), 0, name)
 
 
-def render_report(runs: list[Run], *, base: str = "", title: str = "StableHLO conformance report") -> str:
-    """The page's HTML; ``base`` is the folder the page will live in (paths are shown relative to it)."""
-    return _Page(runs, base, title).render()
+def render_report(runs: list[Run], *, base: str = "", title: str = "StableHLO conformance report",
+                  accuracy: list | None = None) -> str:
+    """The page's HTML; ``base`` is the folder the page will live in (paths are shown relative to it);
+    ``accuracy``: backends' accuracy tables (reports/accuracy.py) to show after the results."""
+    return _Page(runs, base, title, accuracy).render()
 
 
 def write_report(paths: list[str], out: str, *, title: str = "StableHLO conformance report") -> str:
-    """Read results.json files (or folders holding one) and write the page to ``out``."""
-    runs = [load_run(p) for p in paths]
+    """Read results.json files (or folders holding one) and accuracy tables (accuracy.json, also
+    beside a results.json) and write the page to ``out``."""
+    runs = [load_run(p) for p in paths if not is_table_path(p)]
     base = os.path.dirname(os.path.abspath(out))
-    atomic_write_text(out, render_report(runs, base=base, title=title))
+    atomic_write_text(out, render_report(runs, base=base, title=title, accuracy=tables_of(paths)))
     return out
 
 
@@ -430,6 +436,7 @@ _TEMPLATE = """<!DOCTYPE html>
 {overview}
 {sections}
 {stale}
+{accuracy}
 {environment}
 <div id="drills">{drills}</div>
 <script>{js}</script>

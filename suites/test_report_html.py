@@ -34,11 +34,11 @@ MISMATCH = _case("add-f32-1", "add", "f32", "mismatch", max_ulp=3.0,
 
 def xla_cases():
     """Hand-made: 4 cells.  add f32: 2 pass + 1 mismatch (unexplained) -> mismatch;
-    add i8: 2 pass -> pass; popcnt i4: 1 mismatch explained by the known deviation 'popcnt i[24]'
+    add i8: 2 pass -> pass; negate f6E2M3FN: 1 crash explained by the known deviation of every f6 program
     -> known-deviation; sqrt f64: 1 rejected."""
     return [_case("add-f32-0", "add", "f32", "pass"), _case("add-f32-2", "add", "f32", "pass"), MISMATCH,
             _case("add-i8-0", "add", "i8", "pass"), _case("add-i8-1", "add", "i8", "pass"),
-            _case("popcnt-i4-0", "popcnt", "i4", "mismatch", message="popcnt(-3) = 7"),
+            _case("negate-f6E2M3FN-0", "negate", "f6E2M3FN", "crash", message="Unhandled primitive type"),
             _case("sqrt-f64-0", "sqrt", "f64", "rejected", message="refused")]
 
 
@@ -57,7 +57,7 @@ def _runs():
 def test_cells_take_the_worst_verdict_and_known_deviations_are_visible():
     run = Run("xla", "differential", {}, xla_cases())
     verdicts = {k: c.verdict for k, c in run.cells.items()}
-    assert verdicts == {("add", "f32"): "mismatch", ("add", "i8"): "pass", ("popcnt", "i4"): KNOWN,
+    assert verdicts == {("add", "f32"): "mismatch", ("add", "i8"): "pass", ("negate", "f6E2M3FN"): KNOWN,
                         ("sqrt", "f64"): "rejected"}
     assert run.verdict_counts == {"pass": 4, "mismatch": 1, KNOWN: 1, "rejected": 1}
 
@@ -74,7 +74,7 @@ def test_page_is_self_contained_and_links_resolve():
     assert 'id="count-xla-total"><b>7</b>' in page
     # the drill-down of the mismatch shows values with hex bits and the reason of the known deviation
     assert "0x3f800003" in page and "1.0000004" in page
-    assert "sign-extended to 8 bits" in page
+    assert "Unhandled primitive type F6E2M3FN" in page
 
 
 # ------------------------------------------------------------------------ the browser
@@ -129,8 +129,8 @@ def test_browser_renders_matrix_and_counts(report, tmp_path):
 
 @needs_browser
 @pytest.mark.parametrize("query, cells, rows", [
-    ("status=mismatch", 1, 1),               # add f32 on xla only (popcnt's is a known deviation)
-    (f"status={KNOWN}", 2, 2),               # popcnt i4 on xla, convolution i32 on stablehlo-ref
+    ("status=mismatch", 1, 1),               # add f32 on xla only
+    (f"status={KNOWN}", 2, 2),               # negate f6E2M3FN on xla, convolution i32 on stablehlo-ref
     ("status=failing", 1, 1),                # unexplained findings only
     ("status=pass", 2, 2),                   # add i8 on xla, add f32 on stablehlo-ref
     ("backend=stablehlo-ref", 2, 2),
