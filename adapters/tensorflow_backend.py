@@ -60,7 +60,7 @@ import numpy as np
 from .base import Rejected, RunStatus, main_signature, mlir_context, parse_mlir
 from .batch import DYNAMIC, LeftOut, compile_batch, first_occurrences, in_rounds, may_share_a_module
 from .worker_client import WorkerBackend
-from .xla import Signature, aborts_xla, lower_quantized
+from .xla import Signature, aborts_xla, batch_signatures, lower_quantized
 
 #: Element types TensorFlow has no DType for (``tf.as_dtype`` refuses their numpy dtypes):
 #: a program with one at @main's boundary is refused before it runs; kept out of batches,
@@ -203,10 +203,7 @@ class TensorflowEngine:
         """One (status, message, outputs) per program, as execute() gives for it alone.
         Raises Rejected, with TensorFlow's message, when the module as a whole is refused."""
         batch, same_as = prepared
-        signatures = {k: Signature(*types) for k, (_, types) in batch.entries.items()}
-        for k, f in enumerate(same_as):
-            if f in signatures:
-                signatures[f].check_inputs(input_sets[k])
+        signatures = batch_signatures(batch, same_as, input_sets)
 
         def run_once(chosen):
             outputs = self._call(batch.compiled, [x for k in chosen for x in input_sets[k]])

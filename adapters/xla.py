@@ -127,6 +127,16 @@ class Signature:
                 raise RuntimeError(f"adapter: result #{k} came back as {x.dtype}, @main returns {ty} ({dt})")
 
 
+def batch_signatures(batch, same_as: list[int], input_sets: list[list[np.ndarray]]) -> dict:
+    """The Signature of each program in a compiled batch (by its index), every program's inputs
+    checked against the one it runs as (``same_as``: the first alike program's index)."""
+    signatures = {k: Signature(*types) for k, (_, types) in batch.entries.items()}
+    for k, f in enumerate(same_as):
+        if f in signatures:
+            signatures[f].check_inputs(input_sets[k])
+    return signatures
+
+
 class _Prepared:
     __slots__ = ("text", "executable", "signature", "grid")
 
@@ -285,10 +295,7 @@ class XlaEngine:
         """One (status, message, outputs) per program, as execute() would give for it alone
         ("alone": run it on its own).  Raises when the batch as a whole cannot run."""
         batch, same_as = prepared
-        signatures = {k: Signature(*types) for k, (_, types) in batch.entries.items()}
-        for k, f in enumerate(same_as):
-            if f in signatures:
-                signatures[f].check_inputs(input_sets[k])
+        signatures = batch_signatures(batch, same_as, input_sets)
 
         def run_once(chosen):
             try:

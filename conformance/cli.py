@@ -450,15 +450,21 @@ def cmd_probe(args) -> int:
     return EXIT_OK
 
 
-def cmd_exhaustive(args) -> int:
-    """Every value of the small float types through each element-wise op (conformance/exhaustive.py)."""
-    from .exhaustive import plan_exhaustive, run_exhaustive
+def _selected(plan_pairs, args, none_left: str) -> list:
+    """``plan_pairs(--ops, --dtypes)``; a usage error naming an unknown op, or saying ``none_left``."""
     try:
-        pairs = plan_exhaustive(listed(args.ops), listed(args.dtypes))
+        pairs = plan_pairs(listed(args.ops), listed(args.dtypes))
     except KeyError as e:
         raise UsageError(str(e).strip("'\"")) from None
     if not pairs:
-        raise UsageError("no element-wise op takes the small float types asked for")
+        raise UsageError(none_left)
+    return pairs
+
+
+def cmd_exhaustive(args) -> int:
+    """Every value of the small float types through each element-wise op (conformance/exhaustive.py)."""
+    from .exhaustive import plan_exhaustive, run_exhaustive
+    pairs = _selected(plan_exhaustive, args, "no element-wise op takes the small float types asked for")
     backend = backend_of(args, args.backend)
     try:
         sweeps = run_exhaustive(backend, pairs, seed=args.seed, out_dir=args.out, timeout=args.timeout)
@@ -476,12 +482,8 @@ def cmd_accuracy(args) -> int:
     from reports.accuracy import write_table
     from .accuracy import plan_accuracy, run_accuracy
 
-    try:
-        pairs = plan_accuracy(listed(args.ops), listed(args.dtypes))
-    except KeyError as e:
-        raise UsageError(str(e).strip("'\"")) from None
-    if not pairs:
-        raise UsageError("no element-wise op with an approximated result takes the element types asked for")
+    pairs = _selected(plan_accuracy, args, "no element-wise op with an approximated result takes the element "
+                                           "types asked for")
     output_folder(args.out)
     backend = backend_of(args, args.backend)
     try:
