@@ -210,3 +210,19 @@ def test_one_op_on_a_grid_is_judged_per_process_into_the_judges_verdict():
                                    bounds_by_process={}, traits=Traits())
     assert verdict.status == "mismatch" and verdict.message.startswith("1 of 2 processes differ; process (1, 0)")
     assert verdict.max_ulp == 2 ** 20  # 12 and 13 in f32: 2**23 ULPs per 8, one unit is 2**20 of them
+
+
+def test_a_flushing_backend_on_a_grid_may_return_a_flushed_sum_with_either_zero_sign():
+    """Subnormal components summed across processes: the exact sum is -6.54e-43 (subnormal), a
+    backend that flushes its operands sums zeros and may end at +0 or -0; a NaN stays NaN and a
+    normal value is never replaced."""
+    from judge.verdict import flushed_either_sign
+
+    exact = np.array([complex(-6.54e-43, 3.8e-43), complex(1.0, -2.0), complex(np.nan, 1e-44)], np.complex64)
+    readings = flushed_either_sign(exact)
+    assert len(readings) == 3
+    as_flushed, plus, minus = readings
+    assert np.signbit(as_flushed.real[0]) and as_flushed.imag[0] == 0 and not np.signbit(as_flushed.imag[0])
+    assert not np.signbit(plus.real[0]) and np.signbit(minus.real[0]) and np.signbit(minus.imag[0])
+    assert all(r[1] == complex(1.0, -2.0) and np.isnan(r[2].real) for r in readings)
+    assert not np.signbit(plus.imag[2]) and np.signbit(minus.imag[2])   # 1e-44 flushed, either sign
