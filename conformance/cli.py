@@ -22,7 +22,6 @@ from .cli_arguments import (UsageError, backend_names, check_programs, collectiv
                             planned, read_text, backend_of)
 from .cli_fuzz import cmd_campaign, cmd_fuzz, cmd_triage
 from .cli_parser import build_parser
-from .upstream import cmd_upstream
 from .exits import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, STOPPED_CODES, findings_exit_code, stoppable, stopped_by,
                     stopped_exit_code)
 
@@ -448,6 +447,12 @@ def cmd_probe(args) -> int:
                    f"(one program each; rejected = refused by the backend)", results)
     print(f"\ncache: {support_path(backend) or '(disk cache off)'}")
     return EXIT_OK
+
+
+def cmd_upstream(args) -> int:
+    """An upstream-ready report and standalone reproducer for a finding (conformance/upstream.py)."""
+    from .upstream import cmd_upstream as write_upstream
+    return write_upstream(args)
 
 
 def _selected(plan_pairs, args, none_left: str) -> list:

@@ -30,6 +30,7 @@ file in the same format (``load_profile``):
 
 The program itself may ask for an accuracy (``result_accuracy``, oracle/result_accuracy.py):
 ``TOLERANCE`` is a requirement of the program, judged as semantics by its own atol / rtol / ulps
+on real results (on complex ones, whose reading of ulps / rtol no text fixes, as accuracy)
 (an element passes if one holds, as XLA's ErrorSpec reads them; on an op the spec makes exact,
 sqrt, the exact rule stands);
 ``HIGHEST`` asks for the most accurate implementation without a number, read as faithful
@@ -110,8 +111,14 @@ def requirement(op, et, profile: "AccuracyProfile", *, operand_type=None, precis
     name = op.name if hasattr(op, "name") else op
     question = is_accuracy_question(name, et, operand_type=operand_type)
     if asked is not None and asked.mode == "TOLERANCE" and question:  # (an exact op stays exact)
+        # Neither the spec nor XLA's ResultAccuracy text says how ulps / rtol read a complex value
+        # (per component, normwise?): on a complex result the request is judged as accuracy.
+        complex_result = as_element_type(et).is_complex
+        # the sign of a zero is checked as the op's own row checks it (not for complex components)
+        signed_zero = profile.tolerance_for(name, et, operand_type=operand_type).strict_signed_zero
         return Requirement(Tolerance(ulp=asked.ulps or None, rel=asked.rtol or None, abs=asked.atol or None,
-                                     reason="the program's result_accuracy TOLERANCE"), False, "result_accuracy")
+                                     strict_signed_zero=signed_zero, reason="the program's result_accuracy TOLERANCE"),
+                           complex_result, "result_accuracy")
     if asked is not None and asked.mode == "HIGHEST" and question:
         own = profile.tolerance_for(name, et, operand_type=operand_type)
         highest = replace(HIGHEST_ROW, strict_signed_zero=own.strict_signed_zero)  # (a sign stays as default)

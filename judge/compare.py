@@ -21,7 +21,8 @@ Per element (vectorized over the whole tensor):
   6. a backend that flushes subnormals to zero (declared by the caller, who then passes
      ``flushed_expected``: the oracle's result with subnormal inputs and outputs flushed, or a
      tuple of such readings -- judge/verdict.py adds the one whose comparisons read subnormals
-     as zero) may match ``expected``, a reading, a reading flushed or ``flush_subnormals(expected)``;
+     as zero) may match ``expected``, a reading, a reading flushed or ``flush_subnormals(expected)``
+     with each flushed element's zero of either sign (``flushed_either_sign``);
      there is no global widening of the tolerance.
 
   7. a failing element is an *accuracy* question (judge/accuracy.py), not a semantic failure,
@@ -29,7 +30,8 @@ Per element (vectorized over the whole tensor):
      the whole result, or a mask of elements such as a convert's inexact ones) and the values
      are of the right kind: expected and actual finite, and no special zero broken (an expected
      zero answered by a nonzero -- IEEE's f(+-0) = +-0, log(1) = +0 -- or a zero of the wrong
-     sign stays semantic).  NaN where a finite value is expected, an infinity, a wrong-signed
+     sign stays semantic); where the whole value is open (``OpenValue``: a convert's inexact
+     elements of a finite source, "the behavior is TBD"), any value is an accuracy question.  NaN where a finite value is expected, an infinity, a wrong-signed
      zero, anything outside an error bound (the spec's order freedom) stay semantic.
 
 Status: 'mismatch' if any compared element fails semantically (or shapes/dtypes differ);
@@ -52,7 +54,8 @@ from oracle.types import ElementType, as_element_type
 from .status import Status
 from .tolerance import EXACT, Tolerance
 
-__all__ = ["Comparison", "compare", "compare_outputs", "combined_status", "value_text", "ULP_BUCKETS", "MAX_REPORTED_MISMATCHES"]
+__all__ = ["OpenValue", "Comparison", "compare", "compare_outputs", "combined_status", "value_text", "ULP_BUCKETS",
+           "MAX_REPORTED_MISMATCHES", "flushed_either_sign"]
 
 #: Histogram buckets, in order: a bucket is (label, low, high) in ULP, inclusive.
 ULP_BUCKETS = (("0", 0, 0), ("1", 1, 1), ("2", 2, 2), ("3-4", 3, 4), ("5-16", 5, 16),
@@ -146,11 +149,45 @@ def _wrong_signed_zero(expected, actual, et: ElementType) -> np.ndarray:
     return both_zero & (signbit(expected) != signbit(actual))
 
 
+def flushed_either_sign(expected) -> tuple:
+    """What a backend that flushes subnormals may return for exact results: the results flushed, and
+    the same with each flushed element's zero of either sign -- a subnormal result computed from
+    flushed intermediates ends at +0 or -0 (XLA's complex logistic gives 0.84 + 0i where the exact
+    imaginary part is -1.6e-39), and on a process grid, where the oracle cannot run on the flushed
+    operands, flushed operands summed in another order do too."""
+    def with_zero(exact, flushed, zero):
+        changed = (flushed != exact) & ~np.asarray(isnan(exact))  # the flushed elements (NaN stays NaN)
+        return np.where(changed, zero, flushed).astype(flushed.dtype)
+
+    exact = np.asarray(expected)
+    flushed = flush_subnormals(exact)
+    readings = [flushed]
+    for sign in (1.0, -1.0):
+        if np.iscomplexobj(flushed):
+            zero = np.copysign(np.zeros((), flushed.real.dtype), sign)
+            out = flushed.copy()
+            out.real, out.imag = with_zero(exact.real, flushed.real, zero), with_zero(exact.imag, flushed.imag, zero)
+        else:
+            out = with_zero(exact, flushed, np.asarray(np.copysign(0.0, sign)).astype(flushed.dtype))
+        readings.append(out)
+    return tuple(readings)
+
+
+@dataclass(frozen=True)
+class OpenValue:
+    """Elements whose whole value the spec leaves open (a convert of a finite value the destination
+    cannot hold exactly: "Otherwise, the behavior is TBD"): whatever the backend gives there -- a
+    rounding, the largest value or an infinity past the range -- is an accuracy question."""
+    mask: np.ndarray
+
+
 def _accuracy_elements(expected, actual, et: ElementType, accuracy, strict_signed_zero: bool) -> np.ndarray:
     """Where a failure is an accuracy question (rule 7): the elements ``accuracy`` names whose
     expected and actual values are finite and break no special zero (a zero's sign counts where
-    the tolerance checks it)."""
+    the tolerance checks it); every element an ``OpenValue`` names."""
     shape = np.shape(expected)
+    if isinstance(accuracy, OpenValue):
+        return np.broadcast_to(np.asarray(accuracy.mask, dtype=bool), shape)
     if accuracy is None or accuracy is False or not (et.is_float or et.is_complex):
         return np.zeros(shape, dtype=bool)
     with np.errstate(invalid="ignore"):
@@ -315,7 +352,7 @@ def compare(expected, actual, element_type, tolerance: Tolerance = EXACT, *,
     else:
         ok, ulps = _match(expected, actual, et, tolerance, bound)
         for alternative in () if not readings else (
-                *(g for f in readings for g in (f, flush_subnormals(f))), flush_subnormals(expected)):
+                *(g for f in readings for g in (f, flush_subnormals(f))), *flushed_either_sign(expected)):
             ok_alt, ulps_alt = _match(alternative, actual, et, tolerance, bound)
             ok |= ok_alt
             ulps = np.minimum(ulps, ulps_alt)

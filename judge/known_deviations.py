@@ -65,8 +65,9 @@ class Deviation:
     entry: str = ""     # the whole [[deviation]] table it came from, as canonical JSON (waivers.toml)
 
     def applies_to(self, version: str | None) -> bool:
-        """Whether the entry applies to the backend at ``version`` (None: not known)."""
-        if not self.versions:
+        """Whether the entry applies to the backend at ``version`` (None: not known, and then
+        nothing rules the entry out: it applies)."""
+        if not self.versions or version is None:
             return True
         number = version_number(version or "")
         return number is not None and number in SpecifierSet(self.versions)

@@ -39,12 +39,12 @@ from oracle.errors import OracleError
 from oracle.evaluator import Context, run_ops
 from oracle.grid import evaluate_parallel
 from oracle.impl_defined import op_masks
-from oracle.numerics import flush_subnormals, isnan
+from oracle.numerics import flush_subnormals, isfinite
 from oracle.quantization import integer_accumulation
 from oracle.types import TensorType, element_type
 
 from .accuracy import DEFAULT_PROFILE, AccuracyProfile, profile_named, requirement
-from .compare import Comparison, combined_status, compare_outputs
+from .compare import Comparison, OpenValue, combined_status, compare_outputs, flushed_either_sign
 from .conditions import triggered
 from .explain import explain_failure
 from .known_deviations import recorded
@@ -212,8 +212,8 @@ def judge_op(op: ir.Op, operands: Sequence, actual: Sequence, *, module: ir.Modu
             try:
                 flushed = evaluate_op(op, flushed_operands, module, env)
                 also_accepted = [flush_subnormals(flushed[k]) for k in tensors]
-            except OracleError:
-                also_accepted = None
+            except OracleError:  # (a collective alone needs every process): the results flushed
+                also_accepted, flushed_operands = [flush_subnormals(expected[k]) for k in tensors], None
         if also_accepted is not None and flushed_operands is not None:
             # what the spec leaves open for the operands the backend computes on is open too
             # (sqrt(-1 - 1e-45i) flushed is sqrt(-1 - 0i), on the cut where a side is impl-defined)
@@ -225,7 +225,8 @@ def judge_op(op: ir.Op, operands: Sequence, actual: Sequence, *, module: ir.Modu
     inexact = info.extra.get("inexact") if info else None
     if inexact is not None:  # values the spec leaves TBD (convert's inexact conversions): the profile's
         for i in range(len(tensors)):
-            accuracy[i] = inexact(list(operands), result_types[i])
+            finite_source = np.asarray(isfinite(np.asarray(operands[0])))  # (a NaN or an infinity stays semantic)
+            accuracy[i] = OpenValue(inexact(list(operands), result_types[i]) & finite_source)
             requirements[i] = replace(requirements[i], tolerance=traits.accuracy.tolerance_for(
                 op.name, element_types[i], operand_type=operand_type), what=traits.accuracy.name)
     tolerances = [r.tolerance for r in requirements]
@@ -775,29 +776,6 @@ def _judge_outputs_directly(module, env, actual, traits, expected, recorded) -> 
         return inaccurate
     return _Found(combined_status(statuses), "\n".join(notes), comparison=comparisons[0] if len(comparisons) == 1
                   else None, expected=expected, notes=notes)
-
-
-def flushed_either_sign(expected) -> tuple:
-    """What a backend that flushes subnormals may return for results the oracle computed exactly on
-    a process grid, where the oracle cannot be run on the flushed operands (a collective needs
-    every process): the results flushed, and the same with each flushed element's zero of either
-    sign (flushed operands summed in another order give +0 or -0 where the exact sum is subnormal)."""
-    def with_zero(exact, flushed, zero):
-        changed = (flushed != exact) & ~np.asarray(isnan(exact))  # the flushed elements (NaN stays NaN)
-        return np.where(changed, zero, flushed).astype(flushed.dtype)
-
-    exact = np.asarray(expected)
-    flushed = flush_subnormals(exact)
-    readings = [flushed]
-    for sign in (1.0, -1.0):
-        if np.iscomplexobj(flushed):
-            zero = np.copysign(np.zeros((), flushed.real.dtype), sign)
-            out = flushed.copy()
-            out.real, out.imag = with_zero(exact.real, flushed.real, zero), with_zero(exact.imag, flushed.imag, zero)
-        else:
-            out = with_zero(exact, flushed, np.asarray(np.copysign(0.0, sign)).astype(flushed.dtype))
-        readings.append(out)
-    return tuple(readings)
 
 
 def _judge_process_outputs(module: ir.Module, expected: Sequence, actual: Sequence, masks: dict,

@@ -87,14 +87,14 @@ def test_results_json_is_backward_compatible(tmp_path):
 def test_junit_counts():
     cases = [CaseResult("p", ["stablehlo.add"], ["f32"], "pass"),
              CaseResult("m", ["stablehlo.add"], ["f32"], "mismatch", message="1 of 4\x00 differ"),
-             CaseResult("k", ["stablehlo.popcnt"], ["i4"], "mismatch", message="known"),
+             CaseResult("k", ["stablehlo.bitcast_convert"], ["i8", "i1"], "mismatch", message="known"),
              CaseResult("c", ["stablehlo.add"], ["f32"], "crash", message="SIGSEGV"),
              CaseResult("r", ["stablehlo.add"], ["f6E2M3FN"], "rejected")]
     root = ET.fromstring(junit_xml([Run("xla", "differential", {}, cases)]))
     assert {k: root.get(k) for k in ("tests", "failures", "errors", "skipped")} == \
         {"tests": "5", "failures": "1", "errors": "1", "skipped": "2"}
     known = root.find(".//testcase[@name='k']/skipped")
-    assert known.get("type") == "xfail" and "sign-extended" in known.get("message")
+    assert known.get("type") == "xfail" and "treats i1 as 8 bits" in known.get("message")
 
 
 # ----------------------------------------------------------- a real XLA mismatch, replayed
