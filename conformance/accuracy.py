@@ -39,7 +39,7 @@ from oracle.numerics import flush_subnormals, isfinite, isnan, signbit, ulp_dist
 from oracle.types import as_element_type
 from reports.accuracy import AccuracyRow, AccuracyTable
 
-from .exhaustive import BINARY_MAX_BITS, every_value, every_value_cross
+from .exhaustive import BINARY_MAX_BITS, every_value_cross
 from .run import wanted_ops
 
 #: The element types measured unless --dtypes names others.

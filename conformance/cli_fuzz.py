@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .cli_arguments import UsageError, backend_of, element_types, fuzz_ops, listed, output_folder
+from .cli_arguments import UsageError, backend_of, element_types, fuzz_ops, listed, output_folder, usable_backend
 from .cli_parser import build_parser
 from .exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, stoppable, stopped_exit_code
 
@@ -162,7 +162,7 @@ def _triaged(dirs: list[str], out: str, *, replay: bool, timeout: float) -> int:
 
     def backend_named(name: str):
         if name not in backends:
-            backends[name] = backend_of(args, name)
+            backends[name] = usable_backend(name)  # (replayed under the default accuracy profile)
         return backends[name]
     try:
         items = triage(dirs, backend_named, replay=replay, timeout=timeout)

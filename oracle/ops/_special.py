@@ -42,7 +42,7 @@ import math
 
 import mpmath
 import numpy as np
-from flint import acb, arb, ctx as flint_ctx
+from flint import acb, ctx as flint_ctx
 from mpmath.libmp import to_float
 
 from ..numerics import round_to, unrecorded
