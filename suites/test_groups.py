@@ -318,7 +318,7 @@ def test_results_json_records_the_entry_that_explains_each_failure(tmp_path, mon
     _, cases = read_cases(path)
     explained, unexplained, passed = cases
     assert explained.deviation["file"].endswith("xla.toml") and "f6E2M3FN" in explained.deviation["reason"]
-    assert explained.deviation["condition"] == "" and explained.deviation["statuses"] == ["crash"]
+    assert explained.deviation["condition"] == "" and explained.deviation["statuses"] == ["crash", "compiler-error"]
     assert unexplained.deviation == {} and passed.deviation is None
     monkeypatch.setattr(known, "KNOWN_DEVIATIONS", [])  # the tables change after the run...
     assert deviation_for_case("xla", explained).reason == explained.deviation["reason"]  # ...the record stands
